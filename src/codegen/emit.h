@@ -1,0 +1,33 @@
+// Program IR to one self-contained C++ source: target-neutral SPMD code written against the
+// prelude's macros (LF_TID, LF_NTHREADS, LF_BARRIER(), ...), plus the prelude of the target.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace lf::codegen {
+
+enum class Target { Cpu, Cuda };
+const char* targetName(Target t);  // "cpu", "cuda"
+
+struct EmittedKernel {
+  Target target = Target::Cpu;
+  std::string source;              // the whole translation unit, prelude included
+  std::string entryName;           // the extern "C" function (CPU) or __global__ kernel (CUDA)
+  std::vector<ir::Type> inputs;    // the entry's parameters, in order
+  std::vector<ir::Type> outputs;   // the entry's results, in order
+  int64_t scratchBytes = 0;        // size of the scratch buffer the caller passes (64-byte aligned)
+  std::string explain;             // human-readable plan summary (`loopfuse explain`)
+};
+
+// CPU entry ABI (what the runtime calls after dlopen):
+//   extern "C" int <entryName>(const void* const* inputs, void* const* outputs, void* scratch);
+// inputs/outputs are dense row-major arrays of the types above; returns 0.
+// CUDA: `extern "C" __global__ void <entryName>(LfKernelArgs args)` where LfKernelArgs (declared in
+// the CUDA prelude) holds the input, output and scratch pointers by value.
+EmittedKernel emit(const ir::Program& program, Target target);
+
+}  // namespace lf::codegen

@@ -1,0 +1,168 @@
+// The program IR: SSA values with static types (dtype + row-major dims), ops from one closed enum
+// with typed attributes, nested regions for control flow and for reducer/comparator computations.
+// Tuples do not exist here: every value is one dense array (the frontend flattens them).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "support/diagnostic.h"
+#include "support/dtype.h"
+
+namespace lf::ir {
+
+struct Type {
+  DType dtype = DType::F32;
+  std::vector<int64_t> dims;  // empty for a scalar
+  int rank() const { return static_cast<int>(dims.size()); }
+  int64_t numElements() const;
+  int64_t byteSize() const { return numElements() * lf::byteSize(dtype); }
+  bool operator==(const Type& o) const { return dtype == o.dtype && dims == o.dims; }
+  std::string toString() const;  // "f32[2,3]", "s32[]"
+};
+
+enum class OpKind : uint8_t {
+  // Leaves.
+  Constant, Iota,
+  // Elementwise unary (result has the operand's shape; Convert/IsFinite/Not change the dtype rule).
+  Abs, Negate, Sign, Floor, Ceil, RoundNearestAfz, RoundNearestEven, Exp, Expm1, Log, Log1p, Sqrt,
+  Rsqrt, Cbrt, Tanh, Logistic, Sin, Cos, Tan, Erf, IsFinite, Not, Popcnt, Clz, Convert,
+  BitcastConvert,  // elementwise when widths match; otherwise adds/drops the minor-most dim
+  // Elementwise binary (operands of one type; Compare gives pred).
+  Add, Subtract, Multiply, Divide, Remainder, Power, Maximum, Minimum, And, Or, Xor, ShiftLeft,
+  ShiftRightLogical, ShiftRightArithmetic, Atan2, Compare,
+  // Elementwise ternary: select(pred, on_true, on_false), clamp(min, x, max) (min/max may be scalars).
+  Select, Clamp,
+  // Data movement.
+  Broadcast, Reshape, Transpose, Slice, DynamicSlice, DynamicUpdateSlice, Concatenate, Pad, Reverse,
+  // Compute.
+  Dot, Reduce, ReduceWindow, Gather, Scatter, Sort,
+  // Control flow.
+  While, Conditional,
+  // Known custom calls.
+  Threefry2x32,
+};
+
+const char* opKindName(OpKind k);  // "add", "dynamic-slice", ... (the HLO spelling where one exists)
+bool isElementwise(OpKind k);      // unary, binary, ternary, Convert, same-width BitcastConvert
+
+enum class CompareDirection : uint8_t { EQ, NE, LT, LE, GT, GE };
+// FLOAT: IEEE (ordered, NE unordered); TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN;
+// SIGNED/UNSIGNED for integers.
+enum class CompareType : uint8_t { Float, TotalOrder, Signed, Unsigned };
+
+struct NoAttrs {};
+struct ConstantAttrs {
+  std::vector<uint8_t> bytes;  // row-major, little-endian; pred is one byte 0/1; f16/bf16 raw bits
+};
+struct IotaAttrs { int64_t dimension = 0; };
+struct CompareAttrs { CompareDirection direction; CompareType type; };
+struct BroadcastAttrs { std::vector<int64_t> dimensions; };  // operand dim i -> result dim dims[i]
+struct TransposeAttrs { std::vector<int64_t> permutation; };  // result dim i = operand dim perm[i]
+struct SliceAttrs { std::vector<int64_t> starts, limits, strides; };
+struct DynamicSliceAttrs { std::vector<int64_t> sizes; };  // operands: array, then one s32/s64 scalar per dim
+// DynamicUpdateSlice has no attributes: operands are array, update, then one index scalar per dim.
+struct ConcatenateAttrs { int64_t dimension = 0; };
+struct PadAttrs { std::vector<int64_t> low, high, interior; };  // operands: array, padding scalar
+struct ReverseAttrs { std::vector<int64_t> dimensions; };
+struct DotAttrs {
+  std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
+};
+// Reduce: operands are N inputs then N init scalars; regions[0] is the reducer with 2N scalar args
+// (acc_0..acc_{N-1}, x_0..x_{N-1}) yielding N scalars; N results.
+struct ReduceAttrs { std::vector<int64_t> dimensions; };
+// ReduceWindow: operands/regions/results as Reduce.
+struct ReduceWindowAttrs {
+  std::vector<int64_t> sizes, strides, padLow, padHigh, baseDilation, windowDilation;
+};
+struct GatherAttrs {
+  std::vector<int64_t> offsetDims, collapsedSliceDims, startIndexMap, operandBatchingDims,
+      startIndicesBatchingDims, sliceSizes;
+  int64_t indexVectorDim = 0;
+  bool indicesAreSorted = false;
+};
+// Scatter: operands are N arrays, the indices, N updates; regions[0] is the combiner (2N scalar
+// args: current_0..current_{N-1}, update_0..update_{N-1}; N yields); N results.
+struct ScatterAttrs {
+  std::vector<int64_t> updateWindowDims, insertedWindowDims, scatterDimsToOperandDims,
+      inputBatchingDims, scatterIndicesBatchingDims;
+  int64_t indexVectorDim = 0;
+  bool indicesAreSorted = false;
+  bool uniqueIndices = false;
+};
+// Sort: N operands of one shape; regions[0] is the comparator (2N scalar args: a_0, b_0, a_1, b_1,
+// ...; yields one pred, true when a goes first); N results.
+struct SortAttrs { int64_t dimension = 0; bool isStable = false; };
+// While: N operands (initial state); regions[0] = condition (N args, yields one pred[]),
+// regions[1] = body (N args, N yields); N results.
+// Conditional: operands[0] is the selector (pred[]: regions are {false, true}... see below), then the
+// operands of each branch in order; regions[k] is branch k with branchOperandCounts[k] args; every
+// branch yields the N results. For a pred selector, branch 0 runs when it is TRUE (HLO's
+// true_computation) and branch 1 when FALSE; for an s32 index, out-of-range runs the last branch.
+struct ConditionalAttrs {
+  std::vector<int> branchOperandCounts;
+  bool predicateSelector = false;
+};
+// Threefry2x32: operands (k0, k1, x0, x1), all u32 of one shape; results (out0, out1), elementwise.
+
+using Attrs = std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs,
+                           TransposeAttrs, SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs,
+                           ReverseAttrs, DotAttrs, ReduceAttrs, ReduceWindowAttrs, GatherAttrs,
+                           ScatterAttrs, SortAttrs, ConditionalAttrs>;
+
+struct Op;
+struct Region;
+
+struct Value {
+  Type type;
+  Op* def = nullptr;         // the op that produces it; nullptr for a region argument
+  Region* argOf = nullptr;   // the region whose argument it is; nullptr for op results
+  int index = 0;             // result index in def, or argument index in argOf
+  std::string name;          // hint from the HLO instruction name (for printing and errors)
+};
+
+struct Region {
+  std::vector<std::unique_ptr<Value>> args;
+  std::vector<std::unique_ptr<Op>> ops;  // in a valid execution order
+  std::vector<Value*> yields;            // what the region returns
+  Op* parent = nullptr;                  // nullptr for the program's top-level region
+
+  Value* addArg(Type type, std::string name = "");
+  // Appends an op with the given results; returns it. Sets parents and result back-pointers.
+  Op* append(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
+             Attrs attrs = NoAttrs{}, SourceLoc loc = {}, std::string name = "");
+};
+
+// Ops may use values defined earlier in their own region or in any enclosing region (the frontend
+// produces closed regions; passes such as LICM may create uses of enclosing values).
+struct Op {
+  OpKind kind;
+  std::vector<Value*> operands;
+  std::vector<std::unique_ptr<Value>> results;
+  Attrs attrs;
+  std::vector<std::unique_ptr<Region>> regions;
+  Region* parent = nullptr;
+  SourceLoc loc;             // of the HLO instruction
+  std::string name;          // the HLO instruction name
+
+  Value* result(int i = 0) const { return results[i].get(); }
+  template <class T> const T& attr() const { return std::get<T>(attrs); }
+  template <class T> T& attr() { return std::get<T>(attrs); }
+  Region* addRegion();
+};
+
+struct Program {
+  std::string name;          // the HLO module name
+  Region body;               // args: entry parameters in order; yields: the flattened outputs
+  std::vector<std::string> outputNames;  // one per yield, e.g. "output_0"
+};
+
+// Checks types, operand counts, attribute ranges and dominance. Empty when valid.
+std::vector<Diagnostic> verify(const Program& program);
+// A stable text form (values renumbered in order), used by golden tests and `loopfuse ir`.
+std::string print(const Program& program);
+
+}  // namespace lf::ir
