@@ -19,6 +19,7 @@ struct EmittedKernel {
   std::string entryName;           // the extern "C" function (CPU) or __global__ kernel (CUDA)
   std::vector<ir::Type> inputs;    // the entry's parameters, in order
   std::vector<ir::Type> outputs;   // the entry's results, in order
+  std::vector<std::string> inputNames;   // HLO parameter names, for error messages
   int64_t scratchBytes = 0;        // size of the scratch buffer the caller passes (64-byte aligned)
   std::string explain;             // human-readable plan summary (`loopfuse explain`)
 };

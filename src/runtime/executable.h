@@ -1,0 +1,55 @@
+// A compiled program, ready to run: the CPU target's shared object (dlopen'ed) behind one
+// interface, built through the on-disk compile cache.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/emit.h"
+#include "ir/ir.h"
+
+namespace lf::runtime {
+
+// A dense row-major host array.
+struct HostArray {
+  ir::Type type;
+  std::vector<uint8_t> data;  // type.byteSize() bytes
+};
+
+// Wrong inputs at run time (count, dtype, shape): the message names the parameter.
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CompileOptions {
+  std::string cacheDir;   // empty: $LOOPFUSE_CACHE_DIR, else $XDG_CACHE_HOME/loopfuse, else ~/.cache/loopfuse
+  std::string cxx;        // empty: $CXX, else "c++"
+};
+
+struct CompileStats {
+  double seconds = 0;     // wall time of compile (or cache lookup)
+  bool cacheHit = false;  // true when no compiler ran
+  std::string objectPath; // the cached shared object
+};
+
+class Executable {
+ public:
+  virtual ~Executable() = default;
+  // Builds kernel.source (CPU target) with the host C++ compiler through the cache and loads it.
+  static std::unique_ptr<Executable> compileCpu(const codegen::EmittedKernel& kernel,
+                                                const CompileOptions& options = {});
+
+  virtual const codegen::EmittedKernel& kernel() const = 0;
+  virtual const CompileStats& stats() const = 0;
+
+  // Checks the inputs against the signature (throws InputError naming the parameter), runs the
+  // program, returns the outputs.
+  std::vector<HostArray> run(const std::vector<HostArray>& inputs) const;
+  // No checks: pointers to dense buffers of the signature's types (used by the FFI handlers).
+  virtual void runRaw(const void* const* inputs, void* const* outputs) const = 0;
+};
+
+}  // namespace lf::runtime
