@@ -1,0 +1,272 @@
+"""Generates the corpus of JAX programs: HLO text, inputs and JAX's outputs.
+
+    .venv/bin/python tests/programs/generate.py            # regenerate everything
+    .venv/bin/python tests/programs/generate.py NAME...    # regenerate some programs
+    .venv/bin/python tests/programs/generate.py --check    # exit 1 if the files are stale
+    .venv/bin/python tests/programs/generate.py --list     # list the program names
+
+For each program NAME (registered in progs_*.py) it writes, next to this file:
+  NAME.hlo       jax.jit(f).lower(*args).as_text(dialect="hlo"), lowered for the CPU
+  NAME.cuda.hlo  the same lowered for CUDA (no GPU needed), only where the text differs
+  NAME.npz       input_0.. (flattened argument leaves, in entry-parameter order) and
+                 output_0.. (flattened result leaves, in root-tuple order), computed by
+                 JAX on the CPU; bf16 arrays are stored as their uint16 bit patterns
+and manifest.json, which describes every program (see README.md).
+"""
+
+from __future__ import annotations
+
+import os
+
+# Before jax is imported: lower and run on the CPU only, whatever this machine has.
+os.environ["JAX_PLATFORMS"] = "cpu"
+os.environ.setdefault("XLA_FLAGS", "")
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import importlib  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import pathlib  # noqa: E402
+import sys  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import jax  # noqa: E402
+
+import coverage  # noqa: E402
+import hlo_stats  # noqa: E402
+from registry import PROGRAMS, Program  # noqa: E402
+
+MAX_NPZ_BYTES = 200 * 1024
+MANIFEST = "manifest.json"
+
+# numpy dtype name -> HLO element type name.
+HLO_DTYPE = {"bool": "pred", "int8": "s8", "int16": "s16", "int32": "s32", "int64": "s64",
+             "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+             "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}
+
+
+def load_programs() -> None:
+    for path in sorted(HERE.glob("progs_*.py")):
+        importlib.import_module(path.stem)
+
+
+@contextlib.contextmanager
+def program_config(prog: Program):
+    saved = {key: getattr(jax.config, key) for key, _ in prog.config}
+    try:
+        for key, value in prog.config:
+            jax.config.update(key, value)
+        with jax.enable_x64(prog.x64):
+            yield
+    finally:
+        for key, value in saved.items():
+            jax.config.update(key, value)
+
+
+def path_string(arg_name: str, key_path) -> str:
+    parts = [arg_name]
+    for key in key_path:
+        if isinstance(key, jax.tree_util.DictKey):
+            parts.append(str(key.key))
+        elif isinstance(key, jax.tree_util.SequenceKey):
+            parts.append(str(key.idx))
+        elif isinstance(key, jax.tree_util.GetAttrKey):
+            parts.append(key.name)
+        else:
+            parts.append(str(key))
+    return "/".join(parts)
+
+
+def storable(leaf) -> np.ndarray:
+    array = np.asarray(leaf)
+    if array.dtype.name == "bfloat16":
+        return array.view(np.uint16)  # numpy has no bf16: keep the bits
+    return array
+
+
+def describe(path: str, leaf) -> dict:
+    array = np.asarray(leaf)
+    return {"path": path, "dtype": HLO_DTYPE[array.dtype.name], "shape": list(array.shape)}
+
+
+class CorpusError(Exception):
+    pass
+
+
+def build(prog: Program) -> dict:
+    """Lowers and runs one program; returns its files' contents and its manifest entry."""
+    import inspect
+
+    with program_config(prog):
+        args = prog.make_args(prog.rng())
+        jitted = jax.jit(prog.fn, static_argnums=prog.static_argnums, keep_unused=True)
+        hlo = jitted.lower(*args).as_text(dialect="hlo")
+        cuda_hlo = jitted.trace(*args).lower(lowering_platforms=("cuda",)).as_text(dialect="hlo")
+        outputs = jax.device_get(jitted(*args))
+
+    for text, which in ((hlo, "CPU"), (cuda_hlo, "CUDA")):
+        if hlo_stats.ELIDED_CONSTANT in text:
+            raise CorpusError(f"{prog.name}: the {which} HLO elides a constant ({{...}})")
+
+    arg_names = list(inspect.signature(prog.fn).parameters)
+    input_leaves, input_paths, static_args = [], [], {}
+    for index, arg in enumerate(args):
+        name = arg_names[index] if index < len(arg_names) else f"arg{index}"
+        if index in prog.static_argnums:
+            static_args[name] = repr(arg)
+            continue
+        for key_path, leaf in jax.tree_util.tree_flatten_with_path(arg)[0]:
+            input_leaves.append(leaf)
+            input_paths.append(path_string(name, key_path))
+    output_flat = jax.tree_util.tree_flatten_with_path(outputs)[0]
+
+    if hlo_stats.entry_parameter_count(hlo) != len(input_leaves):
+        raise CorpusError(f"{prog.name}: {hlo_stats.entry_parameter_count(hlo)} entry parameters "
+                          f"but {len(input_leaves)} input leaves")
+    if not prog.zero_inputs_ok:
+        for path, leaf in zip(input_paths, input_leaves):
+            if np.asarray(leaf).size > 1 and not np.any(np.asarray(leaf)):
+                raise CorpusError(f"{prog.name}: input {path} is all zeros; draw it at random")
+
+    arrays = {f"input_{i}": storable(leaf) for i, leaf in enumerate(input_leaves)}
+    arrays.update({f"output_{i}": storable(leaf) for i, (_, leaf) in enumerate(output_flat)})
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    npz = buffer.getvalue()
+    if len(npz) > MAX_NPZ_BYTES:
+        raise CorpusError(f"{prog.name}: npz is {len(npz)} bytes (limit {MAX_NPZ_BYTES})")
+
+    has_cuda = cuda_hlo != hlo
+    entry = {
+        "name": prog.name,
+        "source": f"{prog.module}.py",
+        "x64": prog.x64,
+        "config": {key: value for key, value in prog.config},
+        "static_args": static_args,
+        "inputs": [describe(p, leaf) for p, leaf in zip(input_paths, input_leaves)],
+        "outputs": [describe(path_string("out", key_path), leaf) for key_path, leaf in output_flat],
+        "has_cuda_hlo": has_cuda,
+        "hlo": hlo_stats.analyse(hlo),
+        "cuda_hlo": hlo_stats.analyse(cuda_hlo) if has_cuda else None,
+    }
+    files = {f"{prog.name}.hlo": hlo.encode(), f"{prog.name}.npz": npz}
+    if has_cuda:
+        files[f"{prog.name}.cuda.hlo"] = cuda_hlo.encode()
+    return {"files": files, "entry": entry}
+
+
+def manifest_bytes(entries: list[dict]) -> bytes:
+    entries = sorted(entries, key=lambda e: e["name"])
+    return (json.dumps({"programs": entries}, indent=1, sort_keys=True) + "\n").encode()
+
+
+def read_manifest(directory: pathlib.Path) -> list[dict]:
+    path = directory / MANIFEST
+    return json.loads(path.read_text())["programs"] if path.exists() else []
+
+
+def corpus_files(directory: pathlib.Path) -> set[str]:
+    return {p.name for pattern in ("*.hlo", "*.npz") for p in directory.glob(pattern)}
+
+
+def npz_equal(a: bytes, b: bytes) -> bool:
+    with np.load(io.BytesIO(a)) as x, np.load(io.BytesIO(b)) as y:
+        if sorted(x.files) != sorted(y.files):
+            return False
+        return all(x[k].dtype == y[k].dtype and x[k].shape == y[k].shape
+                   and x[k].tobytes() == y[k].tobytes() for k in x.files)
+
+
+def generate(names: list[str]) -> tuple[dict[str, bytes], list[dict]]:
+    files: dict[str, bytes] = {}
+    entries = []
+    for name in names:
+        print(f"  {name}", file=sys.stderr, flush=True)
+        built = build(PROGRAMS[name])
+        files.update(built["files"])
+        entries.append(built["entry"])
+    return files, entries
+
+
+def check(names: list[str], everything: bool) -> int:
+    # Regenerated in memory, never written: a check leaves the tree as it was.
+    files, entries = generate(names)
+    stale = []
+    for filename, content in sorted(files.items()):
+        path = HERE / filename
+        if not path.exists():
+            stale.append(f"missing {filename}")
+        elif filename.endswith(".npz"):
+            if not npz_equal(path.read_bytes(), content):
+                stale.append(f"stale {filename}")
+        elif path.read_bytes() != content:
+            stale.append(f"stale {filename}")
+    committed = {e["name"]: e for e in read_manifest(HERE)}
+    for entry in entries:
+        if committed.get(entry["name"]) != json.loads(json.dumps(entry)):
+            stale.append(f"stale {MANIFEST} entry {entry['name']}")
+    if everything:
+        expected = set(files)
+        stale += [f"unexpected {f} (no program makes it)" for f in sorted(corpus_files(HERE) - expected)]
+        stale += [f"unexpected {MANIFEST} entry {n}" for n in sorted(set(committed) - set(names))]
+    for line in stale:
+        print(line)
+    if stale:
+        print(f"{len(stale)} corpus files are stale: run {pathlib.Path(__file__).name} to regenerate")
+        return 1
+    print(f"corpus is fresh ({len(names)} programs)")
+    return 0
+
+
+def write(names: list[str], everything: bool) -> int:
+    files, entries = generate(names)
+    if everything:
+        for stale in corpus_files(HERE) - set(files):
+            (HERE / stale).unlink()
+    else:  # keep the other programs' entries; drop a .cuda.hlo that no longer differs
+        kept = [e for e in read_manifest(HERE) if e["name"] not in set(names)]
+        for name in names:
+            cuda = HERE / f"{name}.cuda.hlo"
+            if cuda.name not in files and cuda.exists():
+                cuda.unlink()
+        entries = kept + entries
+    for filename, content in files.items():
+        (HERE / filename).write_bytes(content)
+    (HERE / MANIFEST).write_bytes(manifest_bytes(entries))
+    print(coverage.report(entries))
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare with the committed files")
+    parser.add_argument("--list", action="store_true", help="list program names and exit")
+    parser.add_argument("--coverage", action="store_true", help="print coverage of manifest.json")
+    parser.add_argument("names", nargs="*", help="programs to generate (default: all)")
+    options = parser.parse_args()
+    load_programs()
+    if options.list:
+        print("\n".join(sorted(PROGRAMS)))
+        return 0
+    if options.coverage:
+        print(coverage.report(read_manifest(HERE)))
+        return 0
+    unknown = [n for n in options.names if n not in PROGRAMS]
+    if unknown:
+        parser.error(f"unknown programs: {', '.join(unknown)}")
+    names = options.names or sorted(PROGRAMS)
+    everything = not options.names
+    try:
+        return check(names, everything) if options.check else write(names, everything)
+    except CorpusError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
