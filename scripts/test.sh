@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every test: the C++ tests (ctest), the Python tests (pytest) and the format check.
+# Under CI (CI=true) or with --full it also runs the C++ tests under ASan+UBSan and the parser
+# fuzzer for 60 seconds. Sets everything up first (scripts/setup.sh), so it works on a fresh machine.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+full=0
+[ "${CI:-}" = "true" ] && full=1
+[ "${1:-}" = "--full" ] && full=1
+jobs=$(nproc)
+export LOOPFUSE_CACHE_DIR="${LOOPFUSE_CACHE_DIR:-$root/build/kernel-cache}"
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "setup and build"
+scripts/setup.sh
+
+step "format check"
+scripts/check_format.sh
+
+step "C++ tests"
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
+
+step "Python tests"
+.venv/bin/python -m pytest -q tests/python
+
+if ((full)); then
+  step "C++ tests under ASan + UBSan"
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLOOPFUSE_SANITIZE=ON -DLOOPFUSE_WERROR=ON >/dev/null
+  cmake --build build-asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
+
+  step "parser fuzzing (60 s)"
+  tests/fuzz/run.sh 60
+fi
+step "all tests passed"
