@@ -1,0 +1,145 @@
+#include "runtime/tolerance.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace lf::runtime {
+
+Tolerance toleranceFor(DType dtype) {
+  switch (dtype) {
+    case DType::F64:
+      return {1e-12, 1e-14};
+    case DType::F32:
+      return {1e-5, 1e-6};
+    case DType::F16:
+      return {4e-3, 1e-3};
+    case DType::BF16:
+      return {3e-2, 1e-2};
+    default:
+      return {0, 0};  // integers and pred: exact
+  }
+}
+
+namespace {
+
+double halfToDouble(uint16_t bits) {
+  const int sign = bits >> 15, exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  double magnitude;
+  if (exponent == 0)
+    magnitude = std::ldexp(mantissa, -24);  // zero or subnormal
+  else if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else
+    magnitude = std::ldexp(mantissa + 1024, exponent - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+template <class T>
+T load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// The value of element i as a double (exact for every float type; integers beyond 2^53 round,
+// which only matters for the reported error, not for the exact comparison of integers).
+double elementAsDouble(DType t, const uint8_t* base, int64_t i) {
+  const uint8_t* p = base + i * byteSize(t);
+  switch (t) {
+    case DType::Pred:
+      return *p != 0;
+    case DType::S8:
+      return load<int8_t>(p);
+    case DType::S16:
+      return load<int16_t>(p);
+    case DType::S32:
+      return load<int32_t>(p);
+    case DType::S64:
+      return static_cast<double>(load<int64_t>(p));
+    case DType::U8:
+      return load<uint8_t>(p);
+    case DType::U16:
+      return load<uint16_t>(p);
+    case DType::U32:
+      return load<uint32_t>(p);
+    case DType::U64:
+      return static_cast<double>(load<uint64_t>(p));
+    case DType::F16:
+      return halfToDouble(load<uint16_t>(p));
+    case DType::BF16: {
+      const uint32_t bits = static_cast<uint32_t>(load<uint16_t>(p)) << 16;
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      return f;
+    }
+    case DType::F32:
+      return load<float>(p);
+    case DType::F64:
+      return load<double>(p);
+  }
+  return 0;
+}
+
+// Integers must agree bit for bit; pred compares as truth values.
+bool integerElementsEqual(DType t, const uint8_t* a, const uint8_t* e, int64_t i) {
+  if (t == DType::Pred) return (a[i] != 0) == (e[i] != 0);
+  const int width = byteSize(t);
+  return std::memcmp(a + i * width, e + i * width, width) == 0;
+}
+
+bool floatElementsMatch(double a, double e, Tolerance tol) {
+  if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
+  if (std::isinf(e) || std::isinf(a)) return a == e;
+  return std::fabs(a - e) <= tol.atol + tol.rtol * std::fabs(e);
+}
+
+}  // namespace
+
+ArrayComparison compareArrays(const HostArray& actual, const HostArray& expected) {
+  return compareArrays(actual, expected, toleranceFor(actual.type.dtype));
+}
+
+ArrayComparison compareArrays(const HostArray& actual, const HostArray& expected,
+                              Tolerance tolerance) {
+  ArrayComparison result;
+  const DType t = actual.type.dtype;
+  const bool bf16AsBits = t == DType::BF16 && expected.type.dtype == DType::U16;
+  if (t != expected.type.dtype && !bf16AsBits) {
+    result.error =
+        "dtype differs: got " + actual.type.toString() + ", expected " + expected.type.toString();
+    return result;
+  }
+  if (actual.type.dims != expected.type.dims) {
+    result.error =
+        "shape differs: got " + actual.type.toString() + ", expected " + expected.type.toString();
+    return result;
+  }
+  const int64_t n = actual.type.numElements();
+  if (static_cast<int64_t>(actual.data.size()) != n * byteSize(t) ||
+      expected.data.size() != actual.data.size()) {
+    result.error = "data size does not match the shape " + actual.type.toString();
+    return result;
+  }
+  const uint8_t* a = actual.data.data();
+  const uint8_t* e = expected.data.data();
+  for (int64_t i = 0; i < n; ++i) {
+    const double av = elementAsDouble(t, a, i), ev = elementAsDouble(t, e, i);
+    const bool match =
+        isFloat(t) ? floatElementsMatch(av, ev, tolerance) : integerElementsEqual(t, a, e, i);
+    if (std::isfinite(av) && std::isfinite(ev)) {
+      const double absError = std::fabs(av - ev);
+      result.maxAbsError = std::max(result.maxAbsError, absError);
+      if (ev != 0) result.maxRelError = std::max(result.maxRelError, absError / std::fabs(ev));
+    }
+    if (!match) {
+      if (result.mismatches++ == 0) {
+        result.firstMismatch = i;
+        result.firstActual = av;
+        result.firstExpected = ev;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace lf::runtime
