@@ -1,0 +1,690 @@
+// The target-neutral part of the kernel prelude: the element types and the scalar semantics of
+// every HLO op, in one place. It follows the target part (lf_cpu.h or lf_cuda.h), which supplies
+// LF_DEVICE, LF_MEMCPY, lf_target_clz64, lf_target_popcount64 and the fixed-width integers; it
+// includes nothing, so the emitter can paste it into a self-contained kernel source.
+//
+// Every op is a function template over the C++ element type (bool, int8_t..uint64_t, lf_f16,
+// lf_bf16, float, double). f16/bf16 ops compute in float and round once; for + - * / sqrt that is
+// the IEEE result in the narrow type. The rules follow docs of XLA's emitters, as written in
+// /work/shared/reference/xla-op-semantics.md; choices where XLA versions differ are noted inline.
+#pragma once
+
+// ---- Element types -----------------------------------------------------------------------
+
+// IEEE binary16 and bfloat16 as raw bits, so a buffer of them has the HLO layout.
+struct lf_f16 {
+  uint16_t bits;
+};
+struct lf_bf16 {
+  uint16_t bits;
+};
+
+enum { LF_KIND_BOOL, LF_KIND_SINT, LF_KIND_UINT, LF_KIND_HALF, LF_KIND_FLOAT };
+
+// kind; bits; U/S: the unsigned/signed integer of the same width; W: an unsigned type of at
+// least 32 bits holding U (so wrapping arithmetic never promotes to a signed int).
+template <class T>
+struct lf_traits;
+#define LF_DEFINE_TRAITS(T, K, B, UT, ST, WT) \
+  template <>                                 \
+  struct lf_traits<T> {                       \
+    static constexpr int kind = K;            \
+    static constexpr int bits = B;            \
+    typedef UT U;                             \
+    typedef ST S;                             \
+    typedef WT W;                             \
+  };
+LF_DEFINE_TRAITS(bool, LF_KIND_BOOL, 8, uint8_t, int8_t, uint32_t)
+LF_DEFINE_TRAITS(int8_t, LF_KIND_SINT, 8, uint8_t, int8_t, uint32_t)
+LF_DEFINE_TRAITS(int16_t, LF_KIND_SINT, 16, uint16_t, int16_t, uint32_t)
+LF_DEFINE_TRAITS(int32_t, LF_KIND_SINT, 32, uint32_t, int32_t, uint32_t)
+LF_DEFINE_TRAITS(int64_t, LF_KIND_SINT, 64, uint64_t, int64_t, uint64_t)
+LF_DEFINE_TRAITS(uint8_t, LF_KIND_UINT, 8, uint8_t, int8_t, uint32_t)
+LF_DEFINE_TRAITS(uint16_t, LF_KIND_UINT, 16, uint16_t, int16_t, uint32_t)
+LF_DEFINE_TRAITS(uint32_t, LF_KIND_UINT, 32, uint32_t, int32_t, uint32_t)
+LF_DEFINE_TRAITS(uint64_t, LF_KIND_UINT, 64, uint64_t, int64_t, uint64_t)
+LF_DEFINE_TRAITS(lf_f16, LF_KIND_HALF, 16, uint16_t, int16_t, uint32_t)
+LF_DEFINE_TRAITS(lf_bf16, LF_KIND_HALF, 16, uint16_t, int16_t, uint32_t)
+LF_DEFINE_TRAITS(float, LF_KIND_FLOAT, 32, uint32_t, int32_t, uint32_t)
+LF_DEFINE_TRAITS(double, LF_KIND_FLOAT, 64, uint64_t, int64_t, uint64_t)
+#undef LF_DEFINE_TRAITS
+
+template <class T>
+constexpr bool lf_is_int = lf_traits<T>::kind == LF_KIND_SINT || lf_traits<T>::kind == LF_KIND_UINT;
+template <class T>
+constexpr bool lf_is_half = lf_traits<T>::kind == LF_KIND_HALF;
+template <class T>
+constexpr bool lf_is_floating = lf_traits<T>::kind >= LF_KIND_HALF;
+
+// Exponent and mantissa widths of the two 16-bit formats.
+template <class H>
+struct lf_half_format;
+template <>
+struct lf_half_format<lf_f16> {
+  static constexpr int ebits = 5, mbits = 10;
+};
+template <>
+struct lf_half_format<lf_bf16> {
+  static constexpr int ebits = 8, mbits = 7;
+};
+
+template <class To, class From>
+LF_DEVICE To lf_bitcast(From x) {
+  static_assert(sizeof(To) == sizeof(From), "bitcast needs equal widths");
+  To r;
+  LF_MEMCPY(&r, &x, sizeof(To));
+  return r;
+}
+
+// ---- f16/bf16 <-> wider types, exactly, with integer operations ----------------------------
+
+LF_DEVICE float lf_to_f32(lf_bf16 h) { return lf_bitcast<float>((uint32_t)h.bits << 16); }
+
+LF_DEVICE float lf_to_f32(lf_f16 h) {
+  const uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16;
+  const uint32_t exp = (h.bits >> 10) & 0x1fu, mant = h.bits & 0x3ffu;
+  if (exp == 0x1f) return lf_bitcast<float>(sign | 0x7f800000u | (mant << 13));  // inf, NaN
+  if (exp != 0) return lf_bitcast<float>(sign | ((exp + 112) << 23) | (mant << 13));
+  // Zero or subnormal: mant * 2^-24, exact in float.
+  const float magnitude = (float)mant * 5.9604644775390625e-8f;
+  return sign ? -magnitude : magnitude;
+}
+
+// The bits of (-1)^neg * m * 2^e (m != 0) rounded to nearest-even in a format with `ebits`
+// exponent and `mbits` mantissa bits: subnormals and overflow to infinity included.
+LF_DEVICE uint32_t lf_round_bits(bool neg, uint64_t m, int e, int ebits, int mbits) {
+  const int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias, max_field = (1 << ebits) - 1;
+  const uint32_t sign = (uint32_t)neg << (ebits + mbits);
+  const uint32_t inf = sign | ((uint32_t)max_field << mbits);
+  const int top = 63 - lf_target_clz64(m);
+  const int exponent = top + e;  // the value lies in [2^exponent, 2^(exponent+1))
+  if (exponent > bias) return inf;
+  const int quantum = (exponent < emin ? emin : exponent) - mbits;  // weight of the last bit kept
+  const int shift = quantum - e;
+  uint64_t r;
+  if (shift <= 0) {
+    r = m << -shift;
+  } else if (shift > 64) {
+    r = 0;
+  } else if (shift == 64) {
+    r = m > (1ull << 63) ? 1 : 0;  // exactly half rounds to even, i.e. 0
+  } else {
+    r = m >> shift;
+    const uint64_t rest = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+    if (rest > half || (rest == half && (r & 1))) ++r;
+  }
+  // A normal r includes the implicit bit, which adds 1 to the exponent field; a carry out of the
+  // mantissa moves into the exponent the same way. A subnormal r that rounds up to 2^mbits is
+  // the smallest normal, whose encoding is r too.
+  const uint32_t magnitude =
+      exponent < emin ? (uint32_t)r : ((uint32_t)(exponent + bias - 1) << mbits) + (uint32_t)r;
+  if ((magnitude >> mbits) >= (uint32_t)max_field) return inf;
+  return sign | magnitude;
+}
+
+// NaN: keep the sign and the top payload bits, set the quiet bit.
+template <class H>
+LF_DEVICE H lf_half_nan(bool neg, uint64_t top_payload) {
+  constexpr int eb = lf_half_format<H>::ebits, mb = lf_half_format<H>::mbits;
+  const uint32_t bits = ((uint32_t)neg << 15) | (((1u << eb) - 1) << mb) | (1u << (mb - 1)) |
+                        (uint32_t)(top_payload & ((1u << mb) - 1));
+  return H{(uint16_t)bits};
+}
+
+template <class H>
+LF_DEVICE H lf_round_to_half(float x) {
+  constexpr int eb = lf_half_format<H>::ebits, mb = lf_half_format<H>::mbits;
+  const uint32_t bits = lf_bitcast<uint32_t>(x);
+  const bool neg = (bits >> 31) != 0;
+  const uint32_t exp = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
+  if (exp == 0xff) {
+    if (mant != 0) return lf_half_nan<H>(neg, mant >> (23 - mb));
+    return H{(uint16_t)(((uint32_t)neg << 15) | (((1u << eb) - 1) << mb))};
+  }
+  if (exp == 0 && mant == 0) return H{(uint16_t)((uint32_t)neg << 15)};
+  const uint64_t m = exp ? (mant | 0x800000u) : mant;
+  return H{(uint16_t)lf_round_bits(neg, m, exp ? (int)exp - 150 : -149, eb, mb)};
+}
+
+// From double directly (through float could round twice).
+template <class H>
+LF_DEVICE H lf_round_to_half(double x) {
+  constexpr int eb = lf_half_format<H>::ebits, mb = lf_half_format<H>::mbits;
+  const uint64_t bits = lf_bitcast<uint64_t>(x);
+  const bool neg = (bits >> 63) != 0;
+  const uint32_t exp = (uint32_t)(bits >> 52) & 0x7ffu;
+  const uint64_t mant = bits & 0xfffffffffffffull;
+  if (exp == 0x7ff) {
+    if (mant != 0) return lf_half_nan<H>(neg, mant >> (52 - mb));
+    return H{(uint16_t)(((uint32_t)neg << 15) | (((1u << eb) - 1) << mb))};
+  }
+  if (exp == 0 && mant == 0) return H{(uint16_t)((uint32_t)neg << 15)};
+  const uint64_t m = exp ? (mant | (1ull << 52)) : mant;
+  return H{(uint16_t)lf_round_bits(neg, m, exp ? (int)exp - 1075 : -1074, eb, mb)};
+}
+
+// From an integer magnitude, exactly (an int64 through float or double could round twice).
+template <class H>
+LF_DEVICE H lf_round_to_half(bool neg, uint64_t magnitude) {
+  if (magnitude == 0) return H{0};
+  return H{(uint16_t)lf_round_bits(neg, magnitude, 0, lf_half_format<H>::ebits,
+                                   lf_half_format<H>::mbits)};
+}
+
+// ---- convert: every pair of element types, with XLA's rules --------------------------------
+
+// float/double -> integer: truncate toward zero and saturate; NaN -> 0.
+template <class To, class F>
+LF_DEVICE To lf_float_to_int(F x) {
+  typedef typename lf_traits<To>::U U;
+  constexpr int n = lf_traits<To>::bits;
+  if (x != x) return 0;
+  if constexpr (lf_traits<To>::kind == LF_KIND_SINT) {
+    const F limit = (F)((uint64_t)1 << (n - 1));  // 2^(n-1), exact
+    if (x <= -limit) return (To)((U)1 << (n - 1));
+    if (x >= limit) return (To)(((U)1 << (n - 1)) - 1);
+  } else {
+    const F limit = (F)2 * (F)((uint64_t)1 << (n - 1));  // 2^n, exact
+    if (x <= (F)0) return 0;
+    if (x >= limit) return (To) ~(U)0;
+  }
+  return (To)x;
+}
+
+template <class To, class From>
+LF_DEVICE To lf_convert(From x) {
+  constexpr int to = lf_traits<To>::kind, from = lf_traits<From>::kind;
+  if constexpr (to == LF_KIND_BOOL) {
+    if constexpr (from == LF_KIND_HALF) {
+      return lf_to_f32(x) != 0.0f;  // NaN -> true
+    } else {
+      return x != 0;
+    }
+  } else if constexpr (from == LF_KIND_BOOL) {
+    return lf_convert<To>((uint8_t)(x ? 1 : 0));
+  } else if constexpr (from == LF_KIND_HALF) {
+    if constexpr (sizeof(To) == sizeof(From) && to == LF_KIND_HALF) {
+      if constexpr (lf_half_format<To>::mbits == lf_half_format<From>::mbits)
+        return x;
+      else
+        return lf_round_to_half<To>(lf_to_f32(x));
+    } else {
+      return lf_convert<To>(lf_to_f32(x));  // exact widening, then one rounding
+    }
+  } else if constexpr (to == LF_KIND_HALF) {
+    if constexpr (from == LF_KIND_FLOAT) {
+      return lf_round_to_half<To>(x);
+    } else if constexpr (from == LF_KIND_SINT) {
+      typedef typename lf_traits<From>::U U;
+      return lf_round_to_half<To>(x < 0, x < 0 ? (uint64_t)(U)(0 - (U)x) : (uint64_t)x);
+    } else {
+      return lf_round_to_half<To>(false, (uint64_t)x);
+    }
+  } else if constexpr (to == LF_KIND_FLOAT) {
+    return (To)x;  // int -> float rounds to nearest even; double -> float overflows to inf
+  } else if constexpr (from == LF_KIND_FLOAT) {
+    return lf_float_to_int<To>(x);
+  } else {
+    return (To)x;  // int <-> int: extends by the source's signedness, truncates when narrowing
+  }
+}
+
+// ---- helpers shared by the ops --------------------------------------------------------------
+
+template <class H>
+LF_DEVICE H lf_from_f32(float x) {
+  return lf_round_to_half<H>(x);
+}
+
+template <class T>
+LF_DEVICE bool lf_signbit(T x) {
+  typedef typename lf_traits<T>::U U;
+  return (lf_bitcast<U>(x) >> (lf_traits<T>::bits - 1)) != 0;
+}
+
+// A float-only unary op: f16/bf16 go through float; f32 and f64 call the named C functions.
+#define LF_FLOAT_UNARY(name, f32_expr, f64_expr)                            \
+  template <class T>                                                        \
+  LF_DEVICE T name(T x) {                                                   \
+    static_assert(lf_is_floating<T>, #name " takes a floating-point type"); \
+    if constexpr (lf_is_half<T>)                                            \
+      return lf_from_f32<T>(name(lf_to_f32(x)));                            \
+    else if constexpr (sizeof(T) == 4)                                      \
+      return f32_expr;                                                      \
+    else                                                                    \
+      return f64_expr;                                                      \
+  }
+#define LF_FLOAT_BINARY(name, f32_expr, f64_expr)                           \
+  template <class T>                                                        \
+  LF_DEVICE T name(T x, T y) {                                              \
+    static_assert(lf_is_floating<T>, #name " takes a floating-point type"); \
+    if constexpr (lf_is_half<T>)                                            \
+      return lf_from_f32<T>(name(lf_to_f32(x), lf_to_f32(y)));              \
+    else if constexpr (sizeof(T) == 4)                                      \
+      return f32_expr;                                                      \
+    else                                                                    \
+      return f64_expr;                                                      \
+  }
+
+// ---- unary ops ---------------------------------------------------------------------------------
+
+// Integer abs and negate wrap (abs(INT_MIN) = INT_MIN); computed unsigned, so no UB.
+template <class T>
+LF_DEVICE T lf_abs(T x) {
+  typedef typename lf_traits<T>::U U;
+  typedef typename lf_traits<T>::W W;
+  if constexpr (lf_is_floating<T>) {
+    return lf_bitcast<T>((U)(lf_bitcast<U>(x) & ~((U)1 << (lf_traits<T>::bits - 1))));
+  } else if constexpr (lf_traits<T>::kind == LF_KIND_SINT) {
+    return x < 0 ? (T)(W)(0 - (W)(U)x) : x;
+  } else {
+    return x;
+  }
+}
+
+template <class T>
+LF_DEVICE T lf_negate(T x) {
+  typedef typename lf_traits<T>::U U;
+  typedef typename lf_traits<T>::W W;
+  if constexpr (lf_is_floating<T>) {
+    return lf_bitcast<T>((U)(lf_bitcast<U>(x) ^ ((U)1 << (lf_traits<T>::bits - 1))));
+  } else {
+    return (T)(W)(0 - (W)(U)x);
+  }
+}
+
+// Floats: NaN -> NaN, +-0 -> +-0, else +-1. Ints: -1/0/1 (unsigned: 0/1).
+template <class T>
+LF_DEVICE T lf_sign(T x) {
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_sign(lf_to_f32(x)));
+  } else if constexpr (lf_is_floating<T>) {
+    if (x != x || x == (T)0) return x;
+    return x < (T)0 ? (T)-1 : (T)1;
+  } else if constexpr (lf_traits<T>::kind == LF_KIND_SINT) {
+    return x == 0 ? (T)0 : x < 0 ? (T)-1 : (T)1;
+  } else {
+    return x == 0 ? (T)0 : (T)1;
+  }
+}
+
+LF_FLOAT_UNARY(lf_floor, floorf(x), floor(x))
+LF_FLOAT_UNARY(lf_ceil, ceilf(x), ceil(x))
+LF_FLOAT_UNARY(lf_round_nearest_afz, roundf(x), round(x))
+LF_FLOAT_UNARY(lf_round_nearest_even, rintf(x), rint(x))  // default rounding mode: ties to even
+LF_FLOAT_UNARY(lf_exponential, expf(x), exp(x))
+LF_FLOAT_UNARY(lf_exponential_minus_one, expm1f(x), expm1(x))
+LF_FLOAT_UNARY(lf_log, logf(x), log(x))
+LF_FLOAT_UNARY(lf_log_plus_one, log1pf(x), log1p(x))
+LF_FLOAT_UNARY(lf_sqrt, sqrtf(x), sqrt(x))
+LF_FLOAT_UNARY(lf_rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))
+LF_FLOAT_UNARY(lf_cbrt, cbrtf(x), cbrt(x))
+LF_FLOAT_UNARY(lf_logistic, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)))
+LF_FLOAT_UNARY(lf_sine, sinf(x), sin(x))
+LF_FLOAT_UNARY(lf_cosine, cosf(x), cos(x))
+LF_FLOAT_UNARY(lf_tan, tanf(x), tan(x))
+
+// XLA CPU's f32 tanh (Eigen's rational approximation, FMA variant of the clamp), so results match
+// XLA to about an ulp on both targets; f64 uses the C function.
+LF_DEVICE float lf_tanh_f32(float x) {
+  const float ax = fabsf(x);
+  if (ax >= 20.0f) return x < 0.0f ? -1.0f : 1.0f;
+  if (ax < 0.0004f) return x;
+  const float c = fminf(fmaxf(x, -7.99881172180175781f), 7.99881172180175781f);
+  const float x2 = c * c;
+  float p = -2.76076847742355e-16f;
+  p = fmaf(x2, p, 2.00018790482477e-13f);
+  p = fmaf(x2, p, -8.60467152213735e-11f);
+  p = fmaf(x2, p, 5.12229709037114e-08f);
+  p = fmaf(x2, p, 1.48572235717979e-05f);
+  p = fmaf(x2, p, 6.37261928875436e-04f);
+  p = fmaf(x2, p, 4.89352455891786e-03f);
+  float q = 1.19825839466702e-06f;
+  q = fmaf(x2, q, 1.18534705686654e-04f);
+  q = fmaf(x2, q, 2.26843463243900e-03f);
+  q = fmaf(x2, q, 4.89352518554385e-03f);
+  return c * p / q;
+}
+LF_FLOAT_UNARY(lf_tanh, lf_tanh_f32(x), tanh(x))
+
+// XLA's f32 erf (EmitErfF32, Eigen's rational approximation): +-1 once |x| >= 3.8325...
+LF_DEVICE float lf_erf_f32(float x) {
+  if (fabsf(x) >= 3.832506856900711f) return x < 0.0f ? -1.0f : 1.0f;
+  const float x2 = x * x;
+  float p = fmaf(x2, 0.00022905065861350646f, 0.0034082910107109506f);
+  p = fmaf(x2, p, 0.050955695062380861f);
+  p = fmaf(x2, p, 0.18520832239976145f);
+  p = fmaf(x2, p, 1.128379143519084f);
+  p = x * p;
+  float q = fmaf(x2, -1.1791602954361697e-7f, 0.000023547966471313185f);
+  q = fmaf(x2, q, 0.0010179625278914885f);
+  q = fmaf(x2, q, 0.014070470171167667f);
+  q = fmaf(x2, q, 0.11098505178285362f);
+  q = fmaf(x2, q, 0.49746925110067538f);
+  q = fmaf(x2, q, 1.0f);
+  return p / q;
+}
+LF_FLOAT_UNARY(lf_erf, lf_erf_f32(x), erf(x))
+
+// False for +-inf and NaN: the exponent field is not all ones.
+template <class T>
+LF_DEVICE bool lf_is_finite(T x) {
+  static_assert(lf_is_floating<T>, "lf_is_finite takes a floating-point type");
+  if constexpr (lf_is_half<T>) {
+    return lf_is_finite(lf_to_f32(x));  // the widening keeps inf and NaN
+  } else if constexpr (sizeof(T) == 4) {
+    return (lf_bitcast<uint32_t>(x) & 0x7f800000u) != 0x7f800000u;
+  } else {
+    return (lf_bitcast<uint64_t>(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+  }
+}
+
+// bool: logical not; integers: bitwise.
+template <class T>
+LF_DEVICE T lf_not(T x) {
+  if constexpr (lf_traits<T>::kind == LF_KIND_BOOL) {
+    return !x;
+  } else {
+    static_assert(lf_is_int<T>, "lf_not takes bool or an integer type");
+    return (T) ~(typename lf_traits<T>::U)x;
+  }
+}
+
+template <class T>
+LF_DEVICE T lf_popcnt(T x) {
+  static_assert(lf_is_int<T>, "lf_popcnt takes an integer type");
+  return (T)lf_target_popcount64((uint64_t)(typename lf_traits<T>::U)x);
+}
+
+template <class T>
+LF_DEVICE T lf_count_leading_zeros(T x) {
+  static_assert(lf_is_int<T>, "lf_count_leading_zeros takes an integer type");
+  return (T)(lf_target_clz64((uint64_t)(typename lf_traits<T>::U)x) - (64 - lf_traits<T>::bits));
+}
+
+// ---- binary ops --------------------------------------------------------------------------------
+
+// Integer add, subtract and multiply wrap in two's complement (computed in an unsigned type of at
+// least 32 bits, so no signed overflow and no promotion to int). On bool they are or/xor/and.
+template <class T>
+LF_DEVICE T lf_add(T a, T b) {
+  typedef typename lf_traits<T>::W W;
+  typedef typename lf_traits<T>::U U;
+  if constexpr (lf_is_half<T>)
+    return lf_from_f32<T>(lf_to_f32(a) + lf_to_f32(b));
+  else if constexpr (lf_is_floating<T>)
+    return a + b;
+  else if constexpr (lf_traits<T>::kind == LF_KIND_BOOL)
+    return a || b;
+  else
+    return (T)(W)((W)(U)a + (W)(U)b);
+}
+
+template <class T>
+LF_DEVICE T lf_subtract(T a, T b) {
+  typedef typename lf_traits<T>::W W;
+  typedef typename lf_traits<T>::U U;
+  if constexpr (lf_is_half<T>)
+    return lf_from_f32<T>(lf_to_f32(a) - lf_to_f32(b));
+  else if constexpr (lf_is_floating<T>)
+    return a - b;
+  else if constexpr (lf_traits<T>::kind == LF_KIND_BOOL)
+    return a != b;
+  else
+    return (T)(W)((W)(U)a - (W)(U)b);
+}
+
+template <class T>
+LF_DEVICE T lf_multiply(T a, T b) {
+  typedef typename lf_traits<T>::W W;
+  typedef typename lf_traits<T>::U U;
+  if constexpr (lf_is_half<T>)
+    return lf_from_f32<T>(lf_to_f32(a) * lf_to_f32(b));
+  else if constexpr (lf_is_floating<T>)
+    return a * b;
+  else if constexpr (lf_traits<T>::kind == LF_KIND_BOOL)
+    return a && b;
+  else
+    return (T)(W)((W)(U)a * (W)(U)b);
+}
+
+// Integers: x / 0 = -1 (all bits set, signed or not); INT_MIN / -1 = INT_MIN; truncates to zero.
+template <class T>
+LF_DEVICE T lf_divide(T a, T b) {
+  typedef typename lf_traits<T>::U U;
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_to_f32(a) / lf_to_f32(b));
+  } else if constexpr (lf_is_floating<T>) {
+    return a / b;
+  } else {
+    static_assert(lf_is_int<T>, "lf_divide takes a number type");
+    if (b == 0) return (T) ~(U)0;
+    if constexpr (lf_traits<T>::kind == LF_KIND_SINT) {
+      if (b == (T)-1) return lf_negate(a);  // wraps: INT_MIN / -1 = INT_MIN
+    }
+    return (T)(a / b);
+  }
+}
+
+// Integers: x % 0 = x; INT_MIN % -1 = 0; the sign follows the dividend. Floats: C fmod.
+template <class T>
+LF_DEVICE T lf_remainder(T a, T b) {
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_remainder(lf_to_f32(a), lf_to_f32(b)));
+  } else if constexpr (lf_is_floating<T>) {
+    if constexpr (sizeof(T) == 4)
+      return fmodf(a, b);
+    else
+      return fmod(a, b);
+  } else {
+    static_assert(lf_is_int<T>, "lf_remainder takes a number type");
+    if (b == 0) return a;
+    if constexpr (lf_traits<T>::kind == LF_KIND_SINT) {
+      if (b == (T)-1) return 0;
+    }
+    return (T)(a % b);
+  }
+}
+
+// Integers: XLA's square-and-multiply over the low 6 bits of the exponent (0^0 = 1), and for a
+// negative exponent the current MHLO rule: 1^y = 1, (-1)^y = +-1 by parity, anything else 0.
+// (Older XLA emitters give (-1)^y = 0 there.) Unsigned exponents are never negative. Floats: pow.
+template <class T>
+LF_DEVICE T lf_power(T a, T b) {
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_power(lf_to_f32(a), lf_to_f32(b)));
+  } else if constexpr (lf_is_floating<T>) {
+    if constexpr (sizeof(T) == 4)
+      return powf(a, b);
+    else
+      return pow(a, b);
+  } else {
+    static_assert(lf_is_int<T>, "lf_power takes a number type");
+    typedef typename lf_traits<T>::U U;
+    T acc = 1, base = a;
+    U e = (U)b;
+    for (int i = 0; i < 6; ++i) {
+      if (e & 1u) acc = lf_multiply(acc, base);
+      base = lf_multiply(base, base);
+      e = (U)(e >> 1);
+    }
+    if constexpr (lf_traits<T>::kind == LF_KIND_SINT) {
+      if (b < 0) {
+        if (a == 1) return 1;
+        if (a == (T)-1) return (b & 1) ? (T)-1 : (T)1;
+        return 0;
+      }
+    }
+    return acc;
+  }
+}
+
+// Floats: NaN if either side is NaN (XLA's default, not the "fast" min/max), and the IEEE 2019
+// maximum/minimum on zeros: max(-0, +0) = +0, min(-0, +0) = -0, as llvm.maximum/minimum do.
+template <class T>
+LF_DEVICE T lf_maximum(T a, T b) {
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_maximum(lf_to_f32(a), lf_to_f32(b)));
+  } else if constexpr (lf_is_floating<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == b) return lf_signbit(a) ? b : a;
+    return a > b ? a : b;
+  } else {
+    return a > b ? a : b;
+  }
+}
+
+template <class T>
+LF_DEVICE T lf_minimum(T a, T b) {
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_minimum(lf_to_f32(a), lf_to_f32(b)));
+  } else if constexpr (lf_is_floating<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+    if (a == b) return lf_signbit(a) ? a : b;
+    return a < b ? a : b;
+  } else {
+    return a < b ? a : b;
+  }
+}
+
+// bool: logical; integers: bitwise.
+template <class T>
+LF_DEVICE T lf_and(T a, T b) {
+  static_assert(!lf_is_floating<T>, "lf_and takes bool or an integer type");
+  return (T)(a & b);
+}
+template <class T>
+LF_DEVICE T lf_or(T a, T b) {
+  static_assert(!lf_is_floating<T>, "lf_or takes bool or an integer type");
+  return (T)(a | b);
+}
+template <class T>
+LF_DEVICE T lf_xor(T a, T b) {
+  static_assert(!lf_is_floating<T>, "lf_xor takes bool or an integer type");
+  return (T)(a ^ b);
+}
+
+// Shifts compare the amount UNSIGNED with the width, so a negative amount is out of range too;
+// out of range gives 0 (left, logical right) or the sign fill (arithmetic right).
+template <class T>
+LF_DEVICE bool lf_shift_in_range(T amount) {
+  return (typename lf_traits<T>::U)amount < (typename lf_traits<T>::U)lf_traits<T>::bits;
+}
+
+template <class T>
+LF_DEVICE T lf_shift_left(T a, T b) {
+  static_assert(lf_is_int<T>, "lf_shift_left takes an integer type");
+  typedef typename lf_traits<T>::W W;
+  if (!lf_shift_in_range(b)) return 0;
+  return (T)(W)((W)(typename lf_traits<T>::U)a << (int)b);
+}
+
+template <class T>
+LF_DEVICE T lf_shift_right_logical(T a, T b) {
+  static_assert(lf_is_int<T>, "lf_shift_right_logical takes an integer type");
+  typedef typename lf_traits<T>::U U;
+  if (!lf_shift_in_range(b)) return 0;
+  return (T)(U)((U)a >> (int)b);
+}
+
+template <class T>
+LF_DEVICE T lf_shift_right_arithmetic(T a, T b) {
+  static_assert(lf_is_int<T>, "lf_shift_right_arithmetic takes an integer type");
+  typedef typename lf_traits<T>::S S;
+  const S s = (S)a;
+  if (!lf_shift_in_range(b)) return (T)(s < 0 ? (S)-1 : (S)0);
+  return (T)(S)(s >> (int)b);  // >> of a negative value is arithmetic on every target we use
+}
+
+LF_FLOAT_BINARY(lf_atan2, atan2f(x, y), atan2(x, y))
+
+// ---- comparisons
+// ---------------------------------------------------------------------------------
+
+// FLOAT direction: EQ/LT/LE/GT/GE are ordered (false with a NaN), NE is unordered (true with a
+// NaN), which is what C++ operators do. Integers compare by their C++ type's signedness.
+#define LF_COMPARE(name, op)               \
+  template <class T>                       \
+  LF_DEVICE bool name(T a, T b) {          \
+    if constexpr (lf_is_half<T>)           \
+      return lf_to_f32(a) op lf_to_f32(b); \
+    else                                   \
+      return a op b;                       \
+  }
+LF_COMPARE(lf_compare_eq, ==)
+LF_COMPARE(lf_compare_ne, !=)
+LF_COMPARE(lf_compare_lt, <)
+LF_COMPARE(lf_compare_le, <=)
+LF_COMPARE(lf_compare_gt, >)
+LF_COMPARE(lf_compare_ge, >=)
+#undef LF_COMPARE
+
+// TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN, comparing NaN payloads too. The
+// sign-magnitude bits become a two's-complement key: negative patterns get their magnitude bits
+// flipped (XLA's ComparisonExpander).
+template <class T>
+LF_DEVICE typename lf_traits<T>::S lf_total_order_key(T x) {
+  static_assert(lf_is_floating<T>, "total order compares floating-point types");
+  typedef typename lf_traits<T>::S S;
+  typedef typename lf_traits<T>::U U;
+  const S bits = (S)lf_bitcast<U>(x);
+  const S magnitude_mask = (S)(((U)1 << (lf_traits<T>::bits - 1)) - 1);
+  return bits < 0 ? (S)(bits ^ magnitude_mask) : bits;
+}
+#define LF_COMPARE_TOTALORDER(name, op)                    \
+  template <class T>                                       \
+  LF_DEVICE bool name(T a, T b) {                          \
+    return lf_total_order_key(a) op lf_total_order_key(b); \
+  }
+LF_COMPARE_TOTALORDER(lf_compare_totalorder_eq, ==)
+LF_COMPARE_TOTALORDER(lf_compare_totalorder_ne, !=)
+LF_COMPARE_TOTALORDER(lf_compare_totalorder_lt, <)
+LF_COMPARE_TOTALORDER(lf_compare_totalorder_le, <=)
+LF_COMPARE_TOTALORDER(lf_compare_totalorder_gt, >)
+LF_COMPARE_TOTALORDER(lf_compare_totalorder_ge, >=)
+#undef LF_COMPARE_TOTALORDER
+
+#undef LF_FLOAT_UNARY
+#undef LF_FLOAT_BINARY
+
+// ---- select, clamp
+// -------------------------------------------------------------------------------
+
+template <class T>
+LF_DEVICE T lf_select(bool p, T a, T b) {
+  return p ? a : b;
+}
+
+// clamp(lo, x, hi) = min(max(lo, x), hi), so a NaN anywhere propagates.
+template <class T>
+LF_DEVICE T lf_clamp(T lo, T x, T hi) {
+  return lf_minimum(lf_maximum(lo, x), hi);
+}
+
+// ---- random bits -------------------------------------------------------------------------------
+
+LF_DEVICE uint32_t lf_rotl32(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
+
+// JAX's threefry2x32 hash (jax/_src/random/threefry2x32.py): 20 rounds in 5 groups of 4, the key
+// schedule injected after each group. Bit-exact with jax.random.
+LF_DEVICE void lf_threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x1, uint32_t* out0,
+                               uint32_t* out1) {
+  const uint32_t ks[3] = {k0, k1, k0 ^ k1 ^ 0x1BD11BDAu};
+  const int rotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
+  x0 += ks[0];
+  x1 += ks[1];
+  for (int group = 1; group <= 5; ++group) {
+    const int* r = rotations[(group - 1) % 2];
+    for (int i = 0; i < 4; ++i) {
+      x0 += x1;
+      x1 = lf_rotl32(x1, r[i]);
+      x1 ^= x0;
+    }
+    x0 += ks[group % 3];
+    x1 += ks[(group + 1) % 3] + (uint32_t)group;
+  }
+  *out0 = x0;
+  *out1 = x1;
+}

@@ -1,0 +1,76 @@
+// The CUDA target of the kernel prelude, compiled by NVRTC. The emitter pastes this text, then
+// lf_common.h, then the kernel. NVRTC has no standard headers, so the fixed-width integer types
+// are defined here; the math functions (expf, log1p, ...) are NVRTC builtins.
+//
+// Execution modes (chosen by the planner, selected by a macro defined before this text):
+//   default        one block: LF_TID/LF_NTHREADS index the block's threads, LF_BARRIER() is
+//                  __syncthreads(). The "thread" mode is this with a one-thread block.
+//   LF_GRID_MODE   a cooperative launch over many blocks: LF_TID/LF_NTHREADS index every thread
+//                  of the grid and LF_BARRIER() is a grid-wide barrier on args.barrier (two
+//                  zeroed unsigned ints the runtime allocates per launch; the kernel's parameter
+//                  must be named `args`, or LF_GRID_BARRIER_STATE defined to another pointer).
+#pragma once
+
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+
+#define LF_TARGET_CUDA 1
+#define LF_DEVICE __device__ __forceinline__
+#define LF_RESTRICT __restrict__
+#define LF_SHARED __shared__
+#define LF_MAX_ARGS 64
+
+// Passed by value to every kernel (well under the 4 KB parameter limit).
+struct LfKernelArgs {
+  const void* in[LF_MAX_ARGS];
+  void* out[LF_MAX_ARGS];
+  void* scratch;
+  unsigned int* barrier;  // grid mode: {arrived count, generation}, zero before the launch
+};
+
+// A grid-wide barrier for a cooperative launch (every block resident). Thread 0 of each block
+// arrives on state[0]; the last to arrive resets the count and bumps the generation state[1],
+// which the others spin on. Resetting before releasing makes the barrier reusable at once.
+__device__ __noinline__ void lf_grid_barrier(unsigned int* state) {
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    volatile unsigned int* generation = state + 1;
+    const unsigned int nblocks = gridDim.x * gridDim.y * gridDim.z;
+    const unsigned int seen = *generation;  // cannot advance before this block arrives
+    __threadfence();                        // publish this block's writes before arriving
+    if (atomicAdd(state, 1u) == nblocks - 1) {
+      atomicExch(state, 0u);
+      __threadfence();
+      atomicAdd(state + 1, 1u);
+    } else {
+      while (*generation == seen) {
+      }
+    }
+    __threadfence();  // see the other blocks' writes after the release
+  }
+  __syncthreads();
+}
+
+#ifdef LF_GRID_MODE
+#ifndef LF_GRID_BARRIER_STATE
+#define LF_GRID_BARRIER_STATE args.barrier
+#endif
+#define LF_TID ((int)(blockIdx.x * blockDim.x + threadIdx.x))
+#define LF_NTHREADS ((int)(gridDim.x * blockDim.x))
+#define LF_BARRIER() lf_grid_barrier(LF_GRID_BARRIER_STATE)
+#else
+#define LF_TID ((int)threadIdx.x)
+#define LF_NTHREADS ((int)blockDim.x)
+#define LF_BARRIER() __syncthreads()
+#endif
+
+// Bit utilities lf_common.h builds on.
+LF_DEVICE int lf_target_clz64(uint64_t x) { return __clzll((long long)x); }
+LF_DEVICE int lf_target_popcount64(uint64_t x) { return __popcll(x); }
+#define LF_MEMCPY(dst, src, n) memcpy((dst), (src), (n))
