@@ -1,5 +1,7 @@
 #include "runtime/tolerance.h"
 
+#include "runtime/report.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -21,64 +23,6 @@ Tolerance toleranceFor(DType dtype) {
 }
 
 namespace {
-
-double halfToDouble(uint16_t bits) {
-  const int sign = bits >> 15, exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
-  double magnitude;
-  if (exponent == 0)
-    magnitude = std::ldexp(mantissa, -24);  // zero or subnormal
-  else if (exponent == 31)
-    magnitude = mantissa ? NAN : INFINITY;
-  else
-    magnitude = std::ldexp(mantissa + 1024, exponent - 25);
-  return sign ? -magnitude : magnitude;
-}
-
-template <class T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// The value of element i as a double (exact for every float type; integers beyond 2^53 round,
-// which only matters for the reported error, not for the exact comparison of integers).
-double elementAsDouble(DType t, const uint8_t* base, int64_t i) {
-  const uint8_t* p = base + i * byteSize(t);
-  switch (t) {
-    case DType::Pred:
-      return *p != 0;
-    case DType::S8:
-      return load<int8_t>(p);
-    case DType::S16:
-      return load<int16_t>(p);
-    case DType::S32:
-      return load<int32_t>(p);
-    case DType::S64:
-      return static_cast<double>(load<int64_t>(p));
-    case DType::U8:
-      return load<uint8_t>(p);
-    case DType::U16:
-      return load<uint16_t>(p);
-    case DType::U32:
-      return load<uint32_t>(p);
-    case DType::U64:
-      return static_cast<double>(load<uint64_t>(p));
-    case DType::F16:
-      return halfToDouble(load<uint16_t>(p));
-    case DType::BF16: {
-      const uint32_t bits = static_cast<uint32_t>(load<uint16_t>(p)) << 16;
-      float f;
-      std::memcpy(&f, &bits, sizeof f);
-      return f;
-    }
-    case DType::F32:
-      return load<float>(p);
-    case DType::F64:
-      return load<double>(p);
-  }
-  return 0;
-}
 
 // Integers must agree bit for bit; pred compares as truth values.
 bool integerElementsEqual(DType t, const uint8_t* a, const uint8_t* e, int64_t i) {

@@ -1,0 +1,40 @@
+"""Writes the HLO programs and .npz files that the `loopfuse` command-line tests use (run with the
+project's venv; the outputs are committed so the C++ tests need no Python).
+
+  loop.hlo            a fori_loop (5 trips) over f32[3]: c -> 2c + 1; imports fully
+  loop.npz            input_0 and JAX's output_0
+  loop_wrong.npz      output_0 with one element off by 1 (run --check must fail)
+  loop_two_inputs.npz, loop_s32.npz, loop_shape.npz: inputs of the wrong count, dtype, shape
+  fft.hlo             uses fft on c64, which loopfuse does not support
+  malformed.hlo       a syntax error on line 4
+"""
+import os
+
+os.environ["JAX_PLATFORMS"] = "cpu"
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def loop(x):
+    return jax.lax.fori_loop(0, 5, lambda i, c: c * 2.0 + 1.0, x)
+
+
+x = np.array([0.5, -1.0, 3.0], dtype=np.float32)
+with open("loop.hlo", "w") as f:
+    f.write(jax.jit(loop).lower(x).as_text(dialect="hlo"))
+y = np.asarray(jax.jit(loop)(x))
+np.savez("loop.npz", input_0=x, output_0=y)
+wrong = y.copy()
+wrong[1] += 1.0
+np.savez("loop_wrong.npz", output_0=wrong)
+np.savez("loop_two_inputs.npz", input_0=x, input_1=x)
+np.savez("loop_s32.npz", input_0=x.astype(np.int32))
+np.savez("loop_shape.npz", input_0=np.zeros((3, 1), dtype=np.float32))
+
+with open("fft.hlo", "w") as f:
+    f.write(jax.jit(lambda v: jnp.fft.fft(v)).lower(x.astype(np.complex64)).as_text(dialect="hlo"))
+
+with open("malformed.hlo", "w") as f:
+    f.write("HloModule broken\n\nENTRY main {\n  p = f32[3 parameter(0)\n}\n")

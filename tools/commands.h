@@ -1,0 +1,34 @@
+// The subcommands of `loopfuse`, one file each; each returns the process exit code and reports
+// user errors by throwing ToolError (see cli_common.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "codegen/emit.h"
+#include "ir/ir.h"
+
+namespace lf::tools {
+
+int inspectCommand(const std::string& path);
+
+int irCommand(const std::string& path, bool afterPasses);
+int emitCommand(const std::string& path, codegen::Target target);
+int explainCommand(const std::string& path, codegen::Target target);
+
+struct RunOptions {
+  std::string hloPath;
+  std::string inputsPath;
+  std::string outputsPath;   // empty: do not write the outputs
+  std::string expectedPath;  // empty: the expected outputs are in the inputs file
+  bool check = false;
+  codegen::Target target = codegen::Target::Cpu;
+};
+int runCommand(const RunOptions& options);
+
+// The constant trip count of each while loop of the program, by HLO instruction name; loops whose
+// count is not a compile-time constant are absent.
+std::map<std::string, int64_t> constantTripCounts(const ir::Program& program);
+
+}  // namespace lf::tools

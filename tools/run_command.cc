@@ -1,0 +1,147 @@
+// `loopfuse run FILE.hlo --inputs IN.npz [--outputs OUT.npz] [--check] [--expected EXP.npz]`:
+// compiles for the CPU (through the cache), runs with the .npz inputs, optionally writes the
+// outputs and compares them with JAX's using the tolerances of runtime/tolerance.h.
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "frontend/import.h"
+#include "runtime/npz.h"
+#include "runtime/report.h"
+#include "runtime/tolerance.h"
+
+namespace lf::tools {
+
+namespace {
+
+using runtime::HostArray;
+using runtime::NamedArrays;
+
+// "input_12" -> 12 for prefix "input_"; nullopt for any other name.
+std::optional<size_t> numberedIndex(const std::string& name, const std::string& prefix) {
+  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return std::nullopt;
+  const std::string digits = name.substr(prefix.size());
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      digits.size() > 9)
+    return std::nullopt;
+  return static_cast<size_t>(std::stoul(digits));
+}
+
+// The arrays named prefix0, prefix1, ... in index order; a gap in the numbering is an error.
+std::vector<HostArray> numberedArrays(const NamedArrays& arrays, const std::string& prefix,
+                                      const std::string& path) {
+  std::vector<std::optional<HostArray>> slots;
+  for (const auto& [name, array] : arrays) {
+    if (auto i = numberedIndex(name, prefix)) {
+      if (*i >= arrays.size())
+        throw ToolError("error: " + path + ": '" + name + "' but only " +
+                            std::to_string(arrays.size()) + " arrays",
+                        kExitUserError);
+      if (slots.size() <= *i) slots.resize(*i + 1);
+      slots[*i] = array;
+    }
+  }
+  std::vector<HostArray> result;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i])
+      throw ToolError("error: " + path + ": has " + prefix + std::to_string(slots.size() - 1) +
+                          " but no " + prefix + std::to_string(i),
+                      kExitUserError);
+    result.push_back(*slots[i]);
+  }
+  return result;
+}
+
+// input_0, input_1, ... if present; otherwise every array not named output_*, in archive order.
+std::vector<HostArray> selectInputs(const NamedArrays& arrays, const std::string& path) {
+  std::vector<HostArray> inputs = numberedArrays(arrays, "input_", path);
+  if (!inputs.empty()) return inputs;
+  for (const auto& [name, array] : arrays)
+    if (name.rfind("output_", 0) != 0) inputs.push_back(array);
+  return inputs;
+}
+
+std::string scientific(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
+
+// Prints one line per output; returns true when all match.
+bool checkOutputs(const std::vector<HostArray>& outputs, const std::vector<HostArray>& expected,
+                  const std::string& expectedPath) {
+  if (expected.size() != outputs.size())
+    throw ToolError("error: " + expectedPath + ": has " + std::to_string(expected.size()) +
+                        " expected outputs (output_0, ...), the program has " +
+                        std::to_string(outputs.size()),
+                    kExitUserError);
+  bool allOk = true;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    runtime::ArrayComparison c = runtime::compareArrays(outputs[i], expected[i]);
+    std::cout << "output_" << i << " " << outputs[i].type.toString() << ": ";
+    if (!c.error.empty()) {
+      std::cout << "MISMATCH (" << c.error << ")\n";
+    } else {
+      std::cout << "max abs err " << scientific(c.maxAbsError) << ", max rel err "
+                << scientific(c.maxRelError) << ", " << (c.ok() ? "ok" : "MISMATCH");
+      if (!c.ok())
+        std::cout << " (" << c.mismatches << " elements, first at index " << c.firstMismatch
+                  << ": got " << c.firstActual << ", expected " << c.firstExpected << ")";
+      std::cout << "\n";
+    }
+    allOk = allOk && c.ok();
+  }
+  return allOk;
+}
+
+}  // namespace
+
+int runCommand(const RunOptions& options) {
+  if (options.target == codegen::Target::Cuda)
+    throw ToolError("error: CUDA backend not built yet (use --target cpu)", kExitUserError);
+
+  LoadedHlo loaded = loadHlo(options.hloPath);
+  codegen::EmittedKernel kernel = withDiagnostics(*loaded.file, [&] {
+    ir::Program program = frontend::importModule(loaded.module);
+    return codegen::emit(program, codegen::Target::Cpu);
+  });
+  // Read the inputs before compiling, so that a bad .npz fails fast.
+  const NamedArrays inputArrays = runtime::readNpz(options.inputsPath);
+  const std::vector<HostArray> inputs = selectInputs(inputArrays, options.inputsPath);
+
+  std::unique_ptr<runtime::Executable> executable = runtime::Executable::compileCpu(kernel);
+  const runtime::CompileStats& stats = executable->stats();
+  std::cout << "compile: " << scientific(stats.seconds) << " s ("
+            << (stats.cacheHit ? "cache hit" : "cache miss") << ")\n";
+
+  std::vector<HostArray> outputs;
+  try {
+    outputs = executable->run(inputs);
+  } catch (const runtime::InputError& e) {
+    throw ToolError("error: " + options.inputsPath + ": " + e.what(), kExitUserError);
+  }
+
+  if (!options.outputsPath.empty()) {
+    NamedArrays named;
+    for (size_t i = 0; i < outputs.size(); ++i)
+      named.emplace_back("output_" + std::to_string(i), outputs[i]);
+    runtime::writeNpz(options.outputsPath, named);
+  }
+  if (!options.check) {
+    for (size_t i = 0; i < outputs.size(); ++i)
+      std::cout << "output_" << i << " " << runtime::formatArray(outputs[i]) << "\n";
+    return kExitOk;
+  }
+  const std::string expectedPath =
+      options.expectedPath.empty() ? options.inputsPath : options.expectedPath;
+  const NamedArrays expectedArrays =
+      options.expectedPath.empty() ? inputArrays : runtime::readNpz(expectedPath);
+  const bool ok =
+      checkOutputs(outputs, numberedArrays(expectedArrays, "output_", expectedPath), expectedPath);
+  return ok ? kExitOk : kExitMismatch;
+}
+
+}  // namespace lf::tools

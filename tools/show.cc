@@ -1,0 +1,44 @@
+// `loopfuse ir`, `loopfuse emit` and `loopfuse explain`: the program at each stage, as text.
+#include <iostream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "frontend/import.h"
+#include "passes/pipeline.h"
+
+namespace lf::tools {
+
+namespace {
+
+codegen::EmittedKernel emitFile(const std::string& path, codegen::Target target) {
+  LoadedHlo loaded = loadHlo(path);
+  return withDiagnostics(*loaded.file, [&] {
+    ir::Program program = frontend::importModule(loaded.module);
+    return codegen::emit(program, target);
+  });
+}
+
+}  // namespace
+
+int irCommand(const std::string& path, bool afterPasses) {
+  LoadedHlo loaded = loadHlo(path);
+  std::string text = withDiagnostics(*loaded.file, [&] {
+    ir::Program program = frontend::importModule(loaded.module);
+    if (afterPasses) passes::runPasses(program);
+    return ir::print(program);
+  });
+  std::cout << text;
+  return kExitOk;
+}
+
+int emitCommand(const std::string& path, codegen::Target target) {
+  std::cout << emitFile(path, target).source;
+  return kExitOk;
+}
+
+int explainCommand(const std::string& path, codegen::Target target) {
+  std::cout << emitFile(path, target).explain;
+  return kExitOk;
+}
+
+}  // namespace lf::tools
