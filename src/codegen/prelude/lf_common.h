@@ -328,6 +328,7 @@ LF_FLOAT_UNARY(lf_tan, tanf(x), tan(x))
 // XLA to about an ulp on both targets; f64 uses the C function.
 LF_DEVICE float lf_tanh_f32(float x) {
   const float ax = fabsf(x);
+  if (x != x) return x;  // the clamp below would drop a NaN
   if (ax >= 20.0f) return x < 0.0f ? -1.0f : 1.0f;
   if (ax < 0.0004f) return x;
   const float c = fminf(fmaxf(x, -7.99881172180175781f), 7.99881172180175781f);
