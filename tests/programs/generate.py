@@ -108,6 +108,9 @@ def build(prog: Program) -> dict:
         hlo = jitted.lower(*args).as_text(dialect="hlo")
         cuda_hlo = jitted.trace(*args).lower(lowering_platforms=("cuda",)).as_text(dialect="hlo")
         outputs = jax.device_get(jitted(*args))
+        # Python scalars become arrays of the dtype JAX gives them (s32, or s64 under x64).
+        dynamic = [jax.tree_util.tree_map(lambda leaf: np.asarray(jax.numpy.asarray(leaf)), arg)
+                   if i not in prog.static_argnums else arg for i, arg in enumerate(args)]
 
     for text, which in ((hlo, "CPU"), (cuda_hlo, "CUDA")):
         if hlo_stats.ELIDED_CONSTANT in text:
@@ -115,7 +118,7 @@ def build(prog: Program) -> dict:
 
     arg_names = list(inspect.signature(prog.fn).parameters)
     input_leaves, input_paths, static_args = [], [], {}
-    for index, arg in enumerate(args):
+    for index, arg in enumerate(dynamic):
         name = arg_names[index] if index < len(arg_names) else f"arg{index}"
         if index in prog.static_argnums:
             static_args[name] = repr(arg)
@@ -125,9 +128,13 @@ def build(prog: Program) -> dict:
             input_paths.append(path_string(name, key_path))
     output_flat = jax.tree_util.tree_flatten_with_path(outputs)[0]
 
-    if hlo_stats.entry_parameter_count(hlo) != len(input_leaves):
-        raise CorpusError(f"{prog.name}: {hlo_stats.entry_parameter_count(hlo)} entry parameters "
-                          f"but {len(input_leaves)} input leaves")
+    inputs = [describe(p, leaf) for p, leaf in zip(input_paths, input_leaves)]
+    outputs_described = [describe(path_string("out", kp), leaf) for kp, leaf in output_flat]
+    layout = hlo_stats.entry_layout(hlo)
+    for which, described, expected in (("inputs", inputs, layout[0]), ("outputs", outputs_described, layout[1])):
+        got = [(d["dtype"], d["shape"]) for d in described]
+        if got != expected:
+            raise CorpusError(f"{prog.name}: {which} {got} do not match the HLO entry layout {expected}")
     if not prog.zero_inputs_ok:
         for path, leaf in zip(input_paths, input_leaves):
             if np.asarray(leaf).size > 1 and not np.any(np.asarray(leaf)):
@@ -148,8 +155,8 @@ def build(prog: Program) -> dict:
         "x64": prog.x64,
         "config": {key: value for key, value in prog.config},
         "static_args": static_args,
-        "inputs": [describe(p, leaf) for p, leaf in zip(input_paths, input_leaves)],
-        "outputs": [describe(path_string("out", key_path), leaf) for key_path, leaf in output_flat],
+        "inputs": inputs,
+        "outputs": outputs_described,
         "has_cuda_hlo": has_cuda,
         "hlo": hlo_stats.analyse(hlo),
         "cuda_hlo": hlo_stats.analyse(cuda_hlo) if has_cuda else None,

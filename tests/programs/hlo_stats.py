@@ -78,7 +78,16 @@ def analyse(hlo_text: str) -> dict:
             "custom_calls": dict(sorted(custom_calls.items()))}
 
 
-def entry_parameter_count(hlo_text: str) -> int:
-    """Number of parameters of the ENTRY computation (the last computation JAX prints)."""
-    entry = hlo_text[hlo_text.index("\nENTRY "):]
-    return sum(1 for line in entry.splitlines() if _OPCODE.search(line) and " parameter(" in line)
+_LAYOUT = re.compile(r"entry_computation_layout=\{\((.*)\)->(.*)\}")
+_ARRAY_SHAPE = re.compile(r"([a-z]+[0-9]*)\[([0-9,]*)\]")
+
+
+def entry_layout(hlo_text: str) -> tuple[list, list]:
+    """[(dtype, dims)] of the entry parameters and of the result leaves, from the module header."""
+    header = hlo_text.splitlines()[0]
+    params, result = _LAYOUT.search(header).groups()
+
+    def shapes(text):
+        return [(dtype, [int(d) for d in dims.split(",") if d]) for dtype, dims in _ARRAY_SHAPE.findall(text)]
+
+    return shapes(params), shapes(result)

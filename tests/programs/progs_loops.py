@@ -1,0 +1,171 @@
+"""Loop and control-flow programs: scan, fori_loop, while_loop, cond, switch, nesting, autodiff."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from registry import ints, normal, program, uniform
+
+
+def _ema_step(carry, x):
+    carry = 0.9 * carry + 0.1 * x
+    return carry, jnp.tanh(carry) * x
+
+
+@program("loop_scan_xs_ys", args=lambda rng: (normal(rng, (4,)), normal(rng, (12, 4))))
+def loop_scan_xs_ys(init, xs):
+    return lax.scan(_ema_step, init, xs)
+
+
+@program("loop_scan_reverse", args=lambda rng: (normal(rng, (4,)), normal(rng, (12, 4))))
+def loop_scan_reverse(init, xs):
+    return lax.scan(_ema_step, init, xs, reverse=True)
+
+
+@program("loop_scan_unroll2", args=lambda rng: (normal(rng, (4,)), normal(rng, (11, 4))))
+def loop_scan_unroll2(init, xs):
+    # An odd length with unroll=2: a rolled loop over pairs plus a remainder step.
+    return lax.scan(_ema_step, init, xs, unroll=2)
+
+
+@program("loop_scan_multi_carry", args=lambda rng: (normal(rng, (3, 3)), ints(rng, (3,), 0, 9), normal(rng, (8, 3))))
+def loop_scan_multi_carry(m, counts, xs):
+    def step(carry, x):
+        m, counts, total = carry
+        m = jnp.tanh(m @ m * 0.5 + x)
+        counts = counts + (x > 0).astype(jnp.int32)
+        return (m, counts, total + x.sum()), (m[0], counts.sum())
+
+    return lax.scan(step, (m, counts, jnp.float32(0)), xs)
+
+
+@program("loop_fori_static", args=lambda rng: (normal(rng, (5,)),))
+def loop_fori_static(x):
+    # Static bounds: lowered as a scan (trip count 10 known at compile time).
+    return lax.fori_loop(0, 10, lambda i, v: v * 0.9 + jnp.sin(v + i.astype(jnp.float32)), x)
+
+
+@program("loop_fori_traced", args=lambda rng: (normal(rng, (5,)), np.int32(2), np.int32(9), np.int32(5), np.int32(3)))
+def loop_fori_traced(x, lo, hi, lo2, hi2):
+    # Traced bounds: a while loop; the second one runs zero times (lo2 > hi2).
+    body = lambda i, v: v * 0.9 + jnp.cos(v * i.astype(jnp.float32))
+    return lax.fori_loop(lo, hi, body, x), lax.fori_loop(lo2, hi2, body, x)
+
+
+@program("loop_while_newton", args=lambda rng: (uniform(rng, (8,), 0.01, 100.0),))
+def loop_while_newton(a):
+    # Newton iteration for sqrt(a) until every element converged: a data-dependent trip count.
+    def cond(state):
+        x, step, n = state
+        return (jnp.max(jnp.abs(step)) > 1e-6 * jnp.max(x)) & (n < 100)
+
+    def body(state):
+        x, _, n = state
+        new = 0.5 * (x + a / x)
+        return new, new - x, n + 1
+
+    return lax.while_loop(cond, body, (a, jnp.full_like(a, jnp.inf), 0))
+
+
+@program("loop_while_collatz", args=lambda rng: (ints(rng, (16,), 1, 1000),))
+def loop_while_collatz(n):
+    def steps(start):
+        def body(state):
+            value, count = state
+            value = jnp.where(value % 2 == 0, value // 2, 3 * value + 1)
+            return value, count + 1
+
+        return lax.while_loop(lambda s: s[0] != 1, body, (start, 0))[1]
+
+    return jax.vmap(steps)(n)
+
+
+@program("loop_nested_scan_in_fori", args=lambda rng: (normal(rng, (4,)), normal(rng, (6, 4))))
+def loop_nested_scan_in_fori(x, xs):
+    def outer(i, carry):
+        carry, ys = lax.scan(_ema_step, carry, xs * (i + 1).astype(jnp.float32))
+        return carry + ys.mean(axis=0)
+
+    return lax.fori_loop(0, 3, outer, x)
+
+
+@program("loop_cond_switch_in_scan", args=lambda rng: (normal(rng, (3,)), normal(rng, (10, 3)), ints(rng, (10,), -1, 4)))
+def loop_cond_switch_in_scan(x, xs, which):
+    # lax.switch clamps the branch index into range (-1 -> 0, 3 -> 2).
+    branches = [lambda v, u: v + u, lambda v, u: v * jnp.cos(u), lambda v, u: jnp.tanh(v - u)]
+
+    def step(carry, inputs):
+        u, k = inputs
+        carry = lax.switch(k, branches, carry, u)
+        carry = lax.cond(carry.sum() > 0, lambda c: c * 0.5, lambda c: c - 1.0, carry)
+        return carry, carry.sum()
+
+    return lax.scan(step, x, (xs, which))
+
+
+@program("cond_pred", args=lambda rng: (normal(rng, (4,)), np.bool_(True), np.float32(-0.5)))
+def cond_pred(x, p, t):
+    a = lax.cond(p, lambda v: jnp.exp(v), lambda v: -v, x)
+    b = lax.cond(t > 0, lambda v: v.sum(), lambda v: v.max(), x)
+    return a, b
+
+
+@program("cond_switch_index", args=lambda rng: (normal(rng, (4,)), np.int32(2), np.int32(7)))
+def cond_switch_index(x, k, out_of_range):
+    branches = [jnp.sin, jnp.cos, lambda v: v * v, lambda v: v + 1.0]
+    return lax.switch(k, branches, x), lax.switch(out_of_range, branches, x)
+
+
+@program("loop_grad_scan", args=lambda rng: (normal(rng, (4, 4)) * 0.5, normal(rng, (4,)), normal(rng, (8, 4))))
+def loop_grad_scan(w, h0, xs):
+    # Reverse-mode autodiff through scan: a forward loop that saves residuals and a backward loop.
+    def loss(w, h0):
+        def step(h, x):
+            h = jnp.tanh(w @ h + x)
+            return h, (h**2).sum()
+
+        h, ys = lax.scan(step, h0, xs)
+        return ys.sum() + h.sum()
+
+    return jax.value_and_grad(loss, argnums=(0, 1))(w, h0)
+
+
+@program("loop_grad_while_fori", args=lambda rng: (normal(rng, (3,)),))
+def loop_grad_while_fori(x):
+    # fori_loop with static bounds is differentiable in reverse mode.
+    f = lambda x: lax.fori_loop(0, 5, lambda i, v: jnp.sin(v) * 1.1 + v, x).sum()
+    return jax.grad(f)(x), jax.jvp(f, (x,), (jnp.ones_like(x),))
+
+
+def _matmul_sqrt(x, _):
+    return jnp.sqrt(jnp.matmul(x, x)), None
+
+
+def _matmul_input(rng):
+    # Seed 001 at a small size: uniform in [0, 1), as jax.random.uniform draws it.
+    return (np.asarray(jax.random.uniform(jax.random.PRNGKey(0), (2, 16, 16))),)
+
+
+@program("seed001_scan_matmul", args=_matmul_input)
+def seed001_scan_matmul(x):
+    return lax.scan(_matmul_sqrt, x, xs=None, length=16)[0]
+
+
+@program("seed001_unrolled_matmul", args=_matmul_input)
+def seed001_unrolled_matmul(x):
+    # The Python-loop twin of seed001_scan_matmul: 16 matmuls, no while.
+    for _ in range(16):
+        x = jnp.sqrt(jnp.matmul(x, x))
+    return x
+
+
+@program("loop_while_mixed_carry", args=lambda rng: (normal(rng, (4,), np.float16), ints(rng, (4,), 0, 50, np.uint8),
+                                                     np.int16(9)))
+def loop_while_mixed_carry(h, u, limit):
+    # Loop-carried state of several small dtypes.
+    def body(state):
+        h, u, i = state
+        return h * np.float16(0.75) + np.float16(0.5), u * 3 + 1, i + 1
+
+    return lax.while_loop(lambda s: s[2] < limit, body, (h, u, jnp.int16(0)))
