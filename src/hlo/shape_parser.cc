@@ -62,23 +62,29 @@ Shape Parser::parseShape(int depth) {
   return shape;
 }
 
+// `{1,0}` or `{1,0:T(8,128)(2,1)E(4)S(1)}`: minor-to-major numbers, then after ':' the tiling,
+// element size and memory space items, which are identifiers with parenthesised numbers.
 void Parser::skipLayout() {
   take();  // '{'
+  bool afterColon = false;
   int parens = 0;
   while (!at(TokKind::kRBrace) || parens > 0) {
     switch (tok_.kind) {
+      case TokKind::kNumber:
+      case TokKind::kComma:
+        break;
+      case TokKind::kColon:
+        afterColon = true;
+        break;
+      case TokKind::kIdent:
+      case TokKind::kStar:
       case TokKind::kLParen:
-        ++parens;
+        if (!afterColon) failExpected("',' or '}' in layout");
+        parens += at(TokKind::kLParen);
         break;
       case TokKind::kRParen:
         if (parens == 0) failExpected("'}' after layout");
         --parens;
-        break;
-      case TokKind::kNumber:
-      case TokKind::kIdent:
-      case TokKind::kColon:
-      case TokKind::kComma:
-      case TokKind::kStar:
         break;
       default:
         failExpected(parens > 0 ? "')' in layout" : "'}' after layout");
