@@ -1,0 +1,163 @@
+#include "runtime/nvrtc.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace lf::runtime {
+namespace {
+
+// The few NVRTC entry points used, declared by hand so that no CUDA header is needed to build.
+typedef int NvrtcStatus;  // nvrtcResult; 0 is NVRTC_SUCCESS
+typedef struct NvrtcProgramOpaque* NvrtcProgram;
+
+struct NvrtcApi {
+  void* handle = nullptr;
+  std::string path;
+  std::string searched;  // every place tried, for the error message
+  NvrtcStatus (*version)(int*, int*) = nullptr;
+  const char* (*errorString)(NvrtcStatus) = nullptr;
+  NvrtcStatus (*createProgram)(NvrtcProgram*, const char*, const char*, int, const char* const*,
+                               const char* const*) = nullptr;
+  NvrtcStatus (*compileProgram)(NvrtcProgram, int, const char* const*) = nullptr;
+  NvrtcStatus (*destroyProgram)(NvrtcProgram*) = nullptr;
+  NvrtcStatus (*getProgramLogSize)(NvrtcProgram, size_t*) = nullptr;
+  NvrtcStatus (*getProgramLog)(NvrtcProgram, char*) = nullptr;
+  NvrtcStatus (*getPtxSize)(NvrtcProgram, size_t*) = nullptr;
+  NvrtcStatus (*getPtx)(NvrtcProgram, char*) = nullptr;
+};
+
+const char* const kLibraryNames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+
+std::vector<std::string> candidatePaths() {
+  std::vector<std::string> candidates;
+  auto addFolder = [&](std::string folder) {
+    if (folder.empty()) return;
+    if (folder.back() != '/') folder += '/';
+    for (const char* name : kLibraryNames) candidates.push_back(folder + name);
+  };
+  if (const char* env = std::getenv("LOOPFUSE_NVRTC_PATH"); env && *env) {
+    const std::string path = env;
+    if (path.find(".so") != std::string::npos)
+      candidates.push_back(path);
+    else
+      addFolder(path);
+  }
+  for (const char* name : kLibraryNames) candidates.push_back(name);  // the loader's search path
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home) {
+    addFolder(std::string(home) + "/lib64");
+  }
+  addFolder("/usr/local/cuda/lib64");
+  return candidates;
+}
+
+template <class F>
+bool bind(void* handle, const char* name, F& fn) {
+  fn = reinterpret_cast<F>(dlsym(handle, name));
+  return fn != nullptr;
+}
+
+NvrtcApi loadApi() {
+  NvrtcApi api;
+  for (const std::string& path : candidatePaths()) {
+    api.searched += (api.searched.empty() ? "" : ", ") + path;
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) continue;
+    bool complete = bind(handle, "nvrtcVersion", api.version) &&
+                    bind(handle, "nvrtcGetErrorString", api.errorString) &&
+                    bind(handle, "nvrtcCreateProgram", api.createProgram) &&
+                    bind(handle, "nvrtcCompileProgram", api.compileProgram) &&
+                    bind(handle, "nvrtcDestroyProgram", api.destroyProgram) &&
+                    bind(handle, "nvrtcGetProgramLogSize", api.getProgramLogSize) &&
+                    bind(handle, "nvrtcGetProgramLog", api.getProgramLog) &&
+                    bind(handle, "nvrtcGetPTXSize", api.getPtxSize) &&
+                    bind(handle, "nvrtcGetPTX", api.getPtx);
+    if (!complete) {
+      dlclose(handle);
+      continue;
+    }
+    api.handle = handle;
+    api.path = path;
+    return api;
+  }
+  return api;
+}
+
+// Opened once per process and kept open: a program's lifetime is short, the library's is not.
+const NvrtcApi& api() {
+  static const NvrtcApi loaded = loadApi();
+  return loaded;
+}
+
+std::string statusText(const NvrtcApi& nvrtc, NvrtcStatus status) {
+  const char* text = nvrtc.errorString ? nvrtc.errorString(status) : nullptr;
+  return text ? text : "NVRTC error " + std::to_string(status);
+}
+
+// The program's log without NVRTC's trailing NUL.
+std::string programLog(const NvrtcApi& nvrtc, NvrtcProgram program) {
+  size_t size = 0;
+  if (nvrtc.getProgramLogSize(program, &size) != 0 || size == 0) return "";
+  std::string log(size, '\0');
+  if (nvrtc.getProgramLog(program, log.data()) != 0) return "";
+  while (!log.empty() && log.back() == '\0') log.pop_back();
+  return log;
+}
+
+}  // namespace
+
+bool nvrtcAvailable() { return api().handle != nullptr; }
+
+std::string nvrtcVersion() {
+  const NvrtcApi& nvrtc = api();
+  int major = 0, minor = 0;
+  if (!nvrtc.handle || nvrtc.version(&major, &minor) != 0) return "";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::vector<std::string> nvrtcDefaultOptions(const std::string& arch) {
+  return {"--gpu-architecture=" + arch, "-std=c++17", "--fmad=false"};
+}
+
+NvrtcOutput compileCudaToPtx(const std::string& source, const std::string& arch,
+                             const std::vector<std::string>& extraOptions) {
+  NvrtcOutput out;
+  const NvrtcApi& nvrtc = api();
+  if (!nvrtc.handle) {
+    out.log = "libnvrtc not found (tried " + nvrtc.searched +
+              "); set LOOPFUSE_NVRTC_PATH to the library or its folder";
+    return out;
+  }
+  NvrtcProgram program = nullptr;
+  NvrtcStatus status =
+      nvrtc.createProgram(&program, source.c_str(), "loopfuse_kernel.cu", 0, nullptr, nullptr);
+  if (status != 0) {
+    out.log = "nvrtcCreateProgram: " + statusText(nvrtc, status);
+    return out;
+  }
+  std::vector<std::string> options = nvrtcDefaultOptions(arch);
+  options.insert(options.end(), extraOptions.begin(), extraOptions.end());
+  std::vector<const char*> argv;
+  for (const std::string& o : options) argv.push_back(o.c_str());
+  status = nvrtc.compileProgram(program, (int)argv.size(), argv.data());
+  out.log = programLog(nvrtc, program);
+  if (status == 0) {
+    size_t size = 0;
+    if (nvrtc.getPtxSize(program, &size) == 0 && size > 0) {
+      out.ptx.assign(size, '\0');
+      if (nvrtc.getPtx(program, out.ptx.data()) == 0) {
+        while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+        out.ok = true;
+      }
+    }
+    if (!out.ok) out.log += "\nNVRTC compiled the program but returned no PTX";
+  } else if (out.log.empty()) {
+    out.log = "nvrtcCompileProgram: " + statusText(nvrtc, status);
+  }
+  nvrtc.destroyProgram(&program);
+  return out;
+}
+
+}  // namespace lf::runtime
