@@ -1,0 +1,395 @@
+// emit(): the translation unit (prelude + constant tables + the program body + the entry wrapper)
+// and the Emitter's shared machinery: text, names, storage, the walk over regions.
+#include "codegen/emit.h"
+
+#include <functional>
+
+#include "codegen/emitter.h"
+#include "codegen/prelude_sources.h"
+
+namespace lf::codegen {
+
+const char* targetName(Target t) { return t == Target::Cpu ? "cpu" : "cuda"; }
+
+std::string cType(DType t) {
+  switch (t) {
+    case DType::Pred:
+      return "bool";
+    case DType::S8:
+      return "int8_t";
+    case DType::S16:
+      return "int16_t";
+    case DType::S32:
+      return "int32_t";
+    case DType::S64:
+      return "int64_t";
+    case DType::U8:
+      return "uint8_t";
+    case DType::U16:
+      return "uint16_t";
+    case DType::U32:
+      return "uint32_t";
+    case DType::U64:
+      return "uint64_t";
+    case DType::F16:
+      return "lf_f16";
+    case DType::BF16:
+      return "lf_bf16";
+    case DType::F32:
+      return "float";
+    case DType::F64:
+      return "double";
+  }
+  return "void";
+}
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int d = static_cast<int>(dims.size()) - 2; d >= 0; --d) {
+    strides[d] = strides[d + 1] * dims[d + 1];
+  }
+  return strides;
+}
+
+namespace {
+
+// A C identifier from an HLO name: "add.3" -> "add_3".
+std::string sanitize(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    out += ok ? c : '_';
+  }
+  if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out = "v" + out;
+  return out;
+}
+
+}  // namespace
+
+Emitter::Emitter(const plan::Kernel& kernel, Target target) : kernel_(kernel), target_(target) {}
+
+// ---------------------------------------------------------------------------------------------
+// Text.
+
+void Emitter::line(const std::string& text) {
+  out_ << std::string(2 * indent_, ' ') << text << "\n";
+}
+
+void Emitter::open(const std::string& text) {
+  line(text.empty() ? "{" : text + " {");
+  ++indent_;
+}
+
+void Emitter::close(const std::string& suffix) {
+  --indent_;
+  line("}" + suffix);
+}
+
+void Emitter::openParallelLoop(int64_t n, const std::string& var) {
+  open("for (int64_t " + var + " = LF_TID; " + var + " < " + std::to_string(n) + "; " + var +
+       " += LF_NTHREADS)");
+}
+
+void Emitter::declareMultiIndex(const std::vector<int64_t>& dims, const std::string& var,
+                                const std::string& prefix) {
+  std::vector<int64_t> strides = rowMajorStrides(dims);
+  for (size_t d = 0; d < dims.size(); ++d) {
+    std::string e = "(" + var + " / " + std::to_string(strides[d]) + ")";
+    if (d > 0) e += " % " + std::to_string(dims[d]);
+    line("const int64_t " + prefix + std::to_string(d) + " = " + e + ";");
+  }
+}
+
+void Emitter::barrier() { line("LF_BARRIER();"); }
+
+void Emitter::comment(const ir::Op& op) {
+  std::string text = "// " + op.name + " (" + ir::opKindName(op.kind);
+  if (op.loc.known()) text += ", line " + std::to_string(op.loc.line);
+  const plan::OpPlan& p = kernel_.opPlan(&op);
+  if (p.stage >= 0) text += ", stage " + std::to_string(p.stage);
+  line(text + ")");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names and storage.
+
+std::string Emitter::name(const ir::Value* v) {
+  auto it = names_.find(v);
+  if (it != names_.end()) return it->second;
+  std::string base = sanitize(v->name.empty() ? std::string("v") : v->name);
+  std::string n = base;
+  while (usedNames_.count(n)) n = base + "_" + std::to_string(++uniqueCounter_);
+  usedNames_.insert(n);
+  names_[v] = n;
+  return n;
+}
+
+std::string Emitter::at(const ir::Value* v, const std::string& index) {
+  if (kernel_.storage.at(v).kind == plan::StorageKind::Scalar) return name(v);
+  return name(v) + "[" + index + "]";
+}
+
+std::string Emitter::scalar(const ir::Value* v) { return at(v, "0"); }
+
+std::string Emitter::linear(const std::vector<int64_t>& dims, const std::vector<std::string>& idx) {
+  std::vector<int64_t> strides = rowMajorStrides(dims);
+  std::string e;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == 1) continue;  // the index is 0
+    if (!e.empty()) e += " + ";
+    e += strides[d] == 1 ? idx[d] : "(" + idx[d] + ") * " + std::to_string(strides[d]);
+  }
+  return e.empty() ? "0" : e;
+}
+
+std::string Emitter::clampedIndex(const std::string& x, DType t, int64_t hi) {
+  std::string h = std::to_string(hi);
+  if (isUnsignedInt(t)) {
+    return "((uint64_t)" + x + " > (uint64_t)" + h + " ? (int64_t)" + h + " : (int64_t)" + x + ")";
+  }
+  return "((int64_t)" + x + " < 0 ? (int64_t)0 : ((int64_t)" + x + " > " + h + " ? (int64_t)" + h +
+         " : (int64_t)" + x + "))";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Program structure.
+
+namespace {
+
+void forEachOp(const ir::Region& region, const std::function<void(const ir::Op&)>& f) {
+  for (const auto& op : region.ops) {
+    f(*op);
+    for (const auto& sub : op->regions) forEachOp(*sub, f);
+  }
+}
+
+std::string hexLiteral(const uint8_t* p, int width) {
+  uint64_t bits = 0;
+  for (int b = width - 1; b >= 0; --b) bits = (bits << 8) | p[b];
+  std::ostringstream s;
+  s << "0x" << std::hex << bits << (width == 8 ? "ull" : "u");
+  return s.str();
+}
+
+}  // namespace
+
+// Constants become tables of raw bit patterns (unsigned integers of the element width), read
+// through a pointer of the element type: exact for NaN payloads, -0.0, f16 and bf16.
+void Emitter::emitConstants() {
+  const char* qualifier = target_ == Target::Cuda ? "static __device__ const" : "static const";
+  forEachOp(kernel_.program->body, [&](const ir::Op& op) {
+    if (op.kind != ir::OpKind::Constant) return;
+    if (kernel_.storage.at(op.result()).kind != plan::StorageKind::Constant) return;
+    const auto& bytes = op.attr<ir::ConstantAttrs>().bytes;
+    const ir::Type& t = op.result()->type;
+    int width = byteSize(t.dtype);
+    if (static_cast<int64_t>(bytes.size()) != t.byteSize()) {
+      throw CompileError(op.loc, "constant " + op.name + " holds " + std::to_string(bytes.size()) +
+                                     " bytes but its type " + t.toString() + " needs " +
+                                     std::to_string(t.byteSize()));
+    }
+    std::string table = "lf_table_" + name(op.result());
+    std::string bitsType = "uint" + std::to_string(8 * width) + "_t";
+    int64_t n = t.numElements();
+    line("// " + op.name + ": " + t.toString());
+    if (n == 0) {
+      line(std::string(qualifier) + " " + bitsType + " " + table + "[1] = {0};");
+      return;
+    }
+    open(std::string(qualifier) + " " + bitsType + " " + table + "[" + std::to_string(n) + "] =");
+    std::string row;
+    for (int64_t i = 0; i < n; ++i) {
+      row += hexLiteral(bytes.data() + i * width, width) + ",";
+      if ((i + 1) % 8 == 0 || i + 1 == n) {
+        line(row);
+        row.clear();
+      } else {
+        row += " ";
+      }
+    }
+    close(";");
+  });
+}
+
+void Emitter::declarePointer(const ir::Value* v) {
+  const plan::Storage& s = kernel_.storage.at(v);
+  std::string t = cType(v->type.dtype);
+  std::string n = name(v);
+  switch (s.kind) {
+    case plan::StorageKind::Input:
+      line("const " + t + "* LF_RESTRICT " + n + " = (const " + t + "*)inputs[" +
+           std::to_string(s.input) + "];");
+      break;
+    case plan::StorageKind::Scratch:
+      line(t + "* " + n + " = (" + t + "*)(lf_scratch + " + std::to_string(s.offset) + ");");
+      break;
+    case plan::StorageKind::Constant:
+      line("const " + t + "* " + n + " = (const " + t + "*)lf_table_" + n + ";");
+      break;
+    case plan::StorageKind::Alias:
+      line("const " + t + "* " + n + " = (const " + t + "*)" + name(s.root) + ";");
+      break;
+    case plan::StorageKind::Scalar:
+      break;
+  }
+}
+
+// Every buffer gets one pointer at the top of the body: the real buffers first, then the aliases.
+void Emitter::emitPointers() {
+  std::vector<const ir::Value*> values;
+  for (const auto& arg : kernel_.program->body.args) values.push_back(arg.get());
+  std::function<void(const ir::Region&)> collect = [&](const ir::Region& region) {
+    for (const auto& arg : region.args) values.push_back(arg.get());
+    for (const auto& op : region.ops) {
+      for (const auto& r : op->results) values.push_back(r.get());
+      for (const auto& sub : op->regions) collect(*sub);
+    }
+  };
+  for (const auto& op : kernel_.program->body.ops) {
+    for (const auto& r : op->results) values.push_back(r.get());
+    for (const auto& sub : op->regions) collect(*sub);
+  }
+  for (const ir::Value* v : values) {
+    if (kernel_.storage.at(v).kind != plan::StorageKind::Alias) declarePointer(v);
+  }
+  for (const ir::Value* v : values) {
+    if (kernel_.storage.at(v).kind == plan::StorageKind::Alias) declarePointer(v);
+  }
+}
+
+void Emitter::emitCopy(const ir::Value* to, const ir::Value* from) {
+  emitCopyToOffset(name(to), from);
+}
+
+void Emitter::emitCopyToOffset(const std::string& toPtr, const ir::Value* from) {
+  openParallelLoop(from->type.numElements());
+  line(toPtr + "[i] = " + at(from, "i") + ";");
+  close();
+}
+
+void Emitter::emitRegion(const ir::Region& region) {
+  for (const auto& op : region.ops) emitOp(*op);
+}
+
+void Emitter::emitOp(const ir::Op& op) {
+  using K = ir::OpKind;
+  if (kernel_.opPlan(&op).stage < 0) return;  // constants and aliases emit no code
+  comment(op);
+  switch (op.kind) {
+    case K::Iota:
+      emitIota(op);
+      break;
+    case K::Broadcast:
+      emitBroadcast(op);
+      break;
+    case K::Transpose:
+      emitTranspose(op);
+      break;
+    case K::Slice:
+      emitSlice(op);
+      break;
+    case K::DynamicSlice:
+      emitDynamicSlice(op);
+      break;
+    case K::DynamicUpdateSlice:
+      emitDynamicUpdateSlice(op);
+      break;
+    case K::Concatenate:
+      emitConcatenate(op);
+      break;
+    case K::Pad:
+      emitPad(op);
+      break;
+    case K::Reverse:
+      emitReverse(op);
+      break;
+    case K::Dot:
+      emitDot(op);
+      break;
+    case K::Reduce:
+      emitReduce(op);
+      break;
+    case K::ReduceWindow:
+      emitReduceWindow(op);
+      break;
+    case K::Gather:
+      emitGather(op);
+      break;
+    case K::Scatter:
+      emitScatter(op);
+      break;
+    case K::Sort:
+      emitSort(op);
+      break;
+    case K::While:
+      emitWhile(op);
+      break;
+    case K::Conditional:
+      emitConditional(op);
+      break;
+    case K::Threefry2x32:
+      emitThreefry(op);
+      break;
+    default:
+      if (ir::isElementwise(op.kind)) {
+        emitElementwise(op);
+        break;
+      }
+      throw CompileError(op.loc, std::string("the emitter does not support ") +
+                                     ir::opKindName(op.kind) + " (" + op.name + ")");
+  }
+}
+
+std::string Emitter::kernelSource(const std::string& entryName) {
+  line("// ---- Generated by loopfuse from module " + kernel_.program->name + " (target " +
+       targetName(target_) + ").");
+  line("// Scratch: " + std::to_string(kernel_.scratchBytes) + " bytes.");
+  line("");
+  emitConstants();
+  line("");
+  // The body is the same for both targets; only the entry's signature differs.
+  if (target_ == Target::Cpu) {
+    open("extern \"C\" int " + entryName +
+         "(const void* const* inputs, void* const* outputs, void* scratch)");
+    line("char* lf_scratch = (char*)scratch;");
+  } else {
+    open("extern \"C\" __global__ void " + entryName + "(LfKernelArgs args)");
+    line("const void* const* inputs = args.in;");
+    line("void* const* outputs = args.out;");
+    line("char* lf_scratch = (char*)args.scratch;");
+  }
+  emitPointers();
+  line("");
+  emitRegion(kernel_.program->body);
+  const auto& yields = kernel_.program->body.yields;
+  for (size_t k = 0; k < yields.size(); ++k) {
+    std::string t = cType(yields[k]->type.dtype);
+    line("// output " + std::to_string(k));
+    std::string out = "((" + t + "*)outputs[" + std::to_string(k) + "])";
+    emitCopyToOffset(out, yields[k]);
+  }
+  if (target_ == Target::Cpu) line("return 0;");
+  close();
+  return out_.str();
+}
+
+EmittedKernel emit(const ir::Program& program, Target target) {
+  plan::Kernel k = plan::plan(program, target);
+  EmittedKernel out;
+  out.target = target;
+  out.entryName = "loopfuse_" + sanitize(program.name.empty() ? "main" : program.name);
+  for (const auto& arg : program.body.args) {
+    out.inputs.push_back(arg->type);
+    out.inputNames.push_back(arg->name);
+  }
+  for (const ir::Value* y : program.body.yields) out.outputs.push_back(y->type);
+  out.scratchBytes = k.scratchBytes;
+  out.explain = k.explain();
+  std::string prelude(preludeFile(target == Target::Cpu ? "lf_cpu.h" : "lf_cuda.h"));
+  prelude += preludeFile("lf_common.h");
+  out.source = prelude + "\n" + Emitter(k, target).kernelSource(out.entryName);
+  return out;
+}
+
+}  // namespace lf::codegen

@@ -1,0 +1,152 @@
+// Dot, reduce and reduce-window: one result element per SPMD iteration, an inner sequential loop
+// over the contracted / reduced / window elements in row-major order.
+#include <algorithm>
+
+#include "codegen/emitter.h"
+
+namespace lf::codegen {
+namespace {
+
+std::string idx(const std::string& prefix, int64_t d) { return prefix + std::to_string(d); }
+
+bool contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+int64_t product(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  return n;
+}
+
+// f16 and bf16 products accumulate in f32; other types in the result type.
+DType accumulatorType(DType out) {
+  return out == DType::F16 || out == DType::BF16 ? DType::F32 : out;
+}
+
+}  // namespace
+
+void Emitter::emitDot(const ir::Op& op) {
+  const ir::Value* lhs = op.operands[0];
+  const ir::Value* rhs = op.operands[1];
+  const ir::Value* out = op.result();
+  const auto& a = op.attr<ir::DotAttrs>();
+  DType acc = accumulatorType(out->type.dtype);
+  std::string accType = cType(acc);
+
+  std::vector<int64_t> contractDims;
+  for (int64_t d : a.lhsContracting) contractDims.push_back(lhs->type.dims[d]);
+  // Index expressions of each operand dim: batch dims, then free dims, then contracting dims.
+  auto operandIndex = [&](const ir::Value* v, const std::vector<int64_t>& batch,
+                          const std::vector<int64_t>& contracting, int64_t firstFreeResultDim) {
+    std::vector<std::string> ix(v->type.rank());
+    for (size_t b = 0; b < batch.size(); ++b) ix[batch[b]] = idx("o", static_cast<int64_t>(b));
+    for (size_t c = 0; c < contracting.size(); ++c) {
+      ix[contracting[c]] = idx("c", static_cast<int64_t>(c));
+    }
+    int64_t next = firstFreeResultDim;
+    for (int d = 0; d < v->type.rank(); ++d) {
+      if (!contains(batch, d) && !contains(contracting, d)) ix[d] = idx("o", next++);
+    }
+    return linear(v->type.dims, ix);
+  };
+  int64_t lhsFree =
+      lhs->type.rank() - static_cast<int64_t>(a.lhsBatch.size() + a.lhsContracting.size());
+  auto asAcc = [&](const ir::Value* v, const std::string& e) {
+    return v->type.dtype == acc ? e : "lf_convert<" + accType + ">(" + e + ")";
+  };
+
+  openParallelLoop(out->type.numElements());
+  declareMultiIndex(out->type.dims, "i", "o");
+  line(accType + " acc = lf_convert<" + accType + ">((int32_t)0);");
+  open("for (int64_t k = 0; k < " + std::to_string(product(contractDims)) + "; ++k)");
+  declareMultiIndex(contractDims, "k", "c");
+  std::string l = asAcc(lhs, at(lhs, operandIndex(lhs, a.lhsBatch, a.lhsContracting,
+                                                  static_cast<int64_t>(a.lhsBatch.size()))));
+  std::string r =
+      asAcc(rhs, at(rhs, operandIndex(rhs, a.rhsBatch, a.rhsContracting,
+                                      static_cast<int64_t>(a.lhsBatch.size()) + lhsFree)));
+  line("acc = lf_add(acc, lf_multiply(" + l + ", " + r + "));");
+  close();
+  line(at(out, "i") + " = " +
+       (acc == out->type.dtype ? "acc" : "lf_convert<" + cType(out->type.dtype) + ">(acc)") + ";");
+  close();
+  barrier();
+}
+
+void Emitter::emitReduce(const ir::Op& op) {
+  size_t n = op.results.size();
+  const ir::Value* in0 = op.operands[0];
+  const auto& reduced = op.attr<ir::ReduceAttrs>().dimensions;
+  std::vector<int64_t> reducedSizes;
+  for (int d = 0; d < in0->type.rank(); ++d) {
+    if (contains(reduced, d)) reducedSizes.push_back(in0->type.dims[d]);
+  }
+  std::vector<std::string> inIdx;
+  int64_t kept = 0, red = 0;
+  for (int d = 0; d < in0->type.rank(); ++d) {
+    inIdx.push_back(contains(reduced, d) ? idx("q", red++) : idx("o", kept++));
+  }
+  std::string inLinear = linear(in0->type.dims, inIdx);
+
+  openParallelLoop(op.result()->type.numElements());
+  declareMultiIndex(op.result()->type.dims, "i", "o");
+  for (size_t k = 0; k < n; ++k) {
+    line(cType(op.result(k)->type.dtype) + " acc" + std::to_string(k) + " = " +
+         scalar(op.operands[n + k]) + ";");
+  }
+  open("for (int64_t r = 0; r < " + std::to_string(product(reducedSizes)) + "; ++r)");
+  declareMultiIndex(reducedSizes, "r", "q");
+  std::vector<std::string> args;
+  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k));
+  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], inLinear));
+  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
+  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + " = " + yields[k] + ";");
+  close();
+  for (size_t k = 0; k < n; ++k) line(at(op.result(k), "i") + " = acc" + std::to_string(k) + ";");
+  close();
+  barrier();
+}
+
+// The input is seen padded (low/high, and base dilation as interior padding) with the init value;
+// padding elements are skipped, which is the same as reducing the init value (an identity).
+void Emitter::emitReduceWindow(const ir::Op& op) {
+  size_t n = op.results.size();
+  const ir::Value* in0 = op.operands[0];
+  const auto& a = op.attr<ir::ReduceWindowAttrs>();
+  int rank = in0->type.rank();
+
+  openParallelLoop(op.result()->type.numElements());
+  declareMultiIndex(op.result()->type.dims, "i", "o");
+  for (size_t k = 0; k < n; ++k) {
+    line(cType(op.result(k)->type.dtype) + " acc" + std::to_string(k) + " = " +
+         scalar(op.operands[n + k]) + ";");
+  }
+  open("for (int64_t r = 0; r < " + std::to_string(product(a.sizes)) + "; ++r)");
+  declareMultiIndex(a.sizes, "r", "w");
+  std::string valid = "true";
+  std::vector<std::string> inIdx;
+  for (int d = 0; d < rank; ++d) {
+    std::string t = idx("t", d);
+    std::string dil = std::to_string(a.baseDilation[d]);
+    line("const int64_t " + t + " = " + idx("o", d) + " * " + std::to_string(a.strides[d]) + " + " +
+         idx("w", d) + " * " + std::to_string(a.windowDilation[d]) + " - (" +
+         std::to_string(a.padLow[d]) + ");");
+    valid += " && " + t + " >= 0 && " + t + " % " + dil + " == 0 && " + t + " / " + dil + " < " +
+             std::to_string(in0->type.dims[d]);
+    inIdx.push_back(t + " / " + dil);
+  }
+  line("if (!(" + valid + ")) continue;");
+  std::string inLinear = linear(in0->type.dims, inIdx);
+  std::vector<std::string> args;
+  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k));
+  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], inLinear));
+  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
+  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + " = " + yields[k] + ";");
+  close();
+  for (size_t k = 0; k < n; ++k) line(at(op.result(k), "i") + " = acc" + std::to_string(k) + ";");
+  close();
+  barrier();
+}
+
+}  // namespace lf::codegen

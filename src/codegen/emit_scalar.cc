@@ -1,0 +1,196 @@
+// Scalar code: the expression of one elementwise op (every op's semantics is a prelude function
+// named after the HLO op), and inline scalar regions (reducers, comparators, combiners).
+#include "codegen/emitter.h"
+
+namespace lf::codegen {
+namespace {
+
+const char* preludeFunction(ir::OpKind k) {
+  using K = ir::OpKind;
+  switch (k) {
+    case K::Abs:
+      return "lf_abs";
+    case K::Negate:
+      return "lf_negate";
+    case K::Sign:
+      return "lf_sign";
+    case K::Floor:
+      return "lf_floor";
+    case K::Ceil:
+      return "lf_ceil";
+    case K::RoundNearestAfz:
+      return "lf_round_nearest_afz";
+    case K::RoundNearestEven:
+      return "lf_round_nearest_even";
+    case K::Exp:
+      return "lf_exponential";
+    case K::Expm1:
+      return "lf_exponential_minus_one";
+    case K::Log:
+      return "lf_log";
+    case K::Log1p:
+      return "lf_log_plus_one";
+    case K::Sqrt:
+      return "lf_sqrt";
+    case K::Rsqrt:
+      return "lf_rsqrt";
+    case K::Cbrt:
+      return "lf_cbrt";
+    case K::Tanh:
+      return "lf_tanh";
+    case K::Logistic:
+      return "lf_logistic";
+    case K::Sin:
+      return "lf_sine";
+    case K::Cos:
+      return "lf_cosine";
+    case K::Tan:
+      return "lf_tan";
+    case K::Erf:
+      return "lf_erf";
+    case K::IsFinite:
+      return "lf_is_finite";
+    case K::Not:
+      return "lf_not";
+    case K::Popcnt:
+      return "lf_popcnt";
+    case K::Clz:
+      return "lf_count_leading_zeros";
+    case K::Add:
+      return "lf_add";
+    case K::Subtract:
+      return "lf_subtract";
+    case K::Multiply:
+      return "lf_multiply";
+    case K::Divide:
+      return "lf_divide";
+    case K::Remainder:
+      return "lf_remainder";
+    case K::Power:
+      return "lf_power";
+    case K::Maximum:
+      return "lf_maximum";
+    case K::Minimum:
+      return "lf_minimum";
+    case K::And:
+      return "lf_and";
+    case K::Or:
+      return "lf_or";
+    case K::Xor:
+      return "lf_xor";
+    case K::ShiftLeft:
+      return "lf_shift_left";
+    case K::ShiftRightLogical:
+      return "lf_shift_right_logical";
+    case K::ShiftRightArithmetic:
+      return "lf_shift_right_arithmetic";
+    case K::Atan2:
+      return "lf_atan2";
+    case K::Select:
+      return "lf_select";
+    case K::Clamp:
+      return "lf_clamp";
+    default:
+      return nullptr;
+  }
+}
+
+const char* directionName(ir::CompareDirection d) {
+  switch (d) {
+    case ir::CompareDirection::EQ:
+      return "eq";
+    case ir::CompareDirection::NE:
+      return "ne";
+    case ir::CompareDirection::LT:
+      return "lt";
+    case ir::CompareDirection::LE:
+      return "le";
+    case ir::CompareDirection::GT:
+      return "gt";
+    case ir::CompareDirection::GE:
+      return "ge";
+  }
+  return "eq";
+}
+
+std::string joinArgs(const std::vector<std::string>& args) {
+  std::string s;
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
+  return s;
+}
+
+// A scalar constant as an exact literal of its bit pattern.
+std::string scalarLiteral(const ir::Op& op) {
+  const auto& bytes = op.attr<ir::ConstantAttrs>().bytes;
+  DType t = op.result()->type.dtype;
+  int width = byteSize(t);
+  if (static_cast<int>(bytes.size()) != width) {
+    throw CompileError(op.loc, "constant " + op.name + " in a scalar region must be one element");
+  }
+  uint64_t bits = 0;
+  for (int b = width - 1; b >= 0; --b) bits = (bits << 8) | bytes[b];
+  if (t == DType::Pred) return bits ? "true" : "false";
+  std::string literal = std::to_string(bits) + (width == 8 ? "ull" : "u");
+  std::string bitsType = "uint" + std::to_string(8 * width) + "_t";
+  return "lf_bitcast<" + cType(t) + ">((" + bitsType + ")" + literal + ")";
+}
+
+}  // namespace
+
+std::string Emitter::scalarExpr(const ir::Op& op, const std::vector<std::string>& args) {
+  using K = ir::OpKind;
+  switch (op.kind) {
+    case K::Convert:
+      return "lf_convert<" + cType(op.result()->type.dtype) + ">(" + args[0] + ")";
+    case K::BitcastConvert:
+      return "lf_bitcast<" + cType(op.result()->type.dtype) + ">(" + args[0] + ")";
+    case K::Compare: {
+      const auto& a = op.attr<ir::CompareAttrs>();
+      std::string fn =
+          a.type == ir::CompareType::TotalOrder ? "lf_compare_totalorder_" : "lf_compare_";
+      return fn + directionName(a.direction) + "(" + joinArgs(args) + ")";
+    }
+    default:
+      break;
+  }
+  const char* fn = preludeFunction(op.kind);
+  if (fn == nullptr) {
+    throw CompileError(op.loc, std::string(ir::opKindName(op.kind)) + " (" + op.name +
+                                   ") is not an elementwise op");
+  }
+  return std::string(fn) + "(" + joinArgs(args) + ")";
+}
+
+std::vector<std::string> Emitter::emitScalarRegion(const ir::Region& region,
+                                                   const std::vector<std::string>& args) {
+  for (size_t k = 0; k < region.args.size(); ++k) {
+    const ir::Value* a = region.args[k].get();
+    line("const " + cType(a->type.dtype) + " " + name(a) + " = " + args.at(k) + ";");
+  }
+  for (const auto& op : region.ops) {
+    const ir::Value* r = op->result();
+    std::string decl = "const " + cType(r->type.dtype) + " " + name(r) + " = ";
+    if (op->results.size() != 1 || r->type.numElements() != 1) {
+      throw CompileError(op->loc, std::string("a reducer/comparator region may only hold scalar "
+                                              "ops; ") +
+                                      ir::opKindName(op->kind) + " (" + op->name + ") is not");
+    }
+    if (op->kind == ir::OpKind::Constant) {
+      line(decl + scalarLiteral(*op) + ";");
+    } else if (op->kind == ir::OpKind::Reshape || op->kind == ir::OpKind::Broadcast) {
+      line(decl + scalar(op->operands[0]) + ";");
+    } else if (ir::isElementwise(op->kind)) {
+      std::vector<std::string> operands;
+      for (const ir::Value* v : op->operands) operands.push_back(scalar(v));
+      line(decl + scalarExpr(*op, operands) + ";");
+    } else {
+      throw CompileError(op->loc, std::string(ir::opKindName(op->kind)) + " (" + op->name +
+                                      ") is not supported inside a reducer/comparator region");
+    }
+  }
+  std::vector<std::string> yields;
+  for (const ir::Value* y : region.yields) yields.push_back(scalar(y));
+  return yields;
+}
+
+}  // namespace lf::codegen

@@ -1,0 +1,98 @@
+// The emitter's internals: one Emitter walks the planned program and writes SPMD C++ code, one
+// member function per op family (defined in emit_*.cc). Every array op becomes a loop
+//   for (int64_t i = LF_TID; i < N; i += LF_NTHREADS) { out[i] = f(in[...]); }  LF_BARRIER();
+// and loop control runs in every thread (uniform), so the code is right for 1 thread or many.
+#pragma once
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "codegen/emit.h"
+#include "plan/plan.h"
+
+namespace lf::codegen {
+
+// The C++ spelling of an element type in emitted code ("float", "lf_bf16", "uint32_t", ...).
+std::string cType(DType t);
+// Row-major strides of dims (in elements).
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
+
+class Emitter {
+ public:
+  Emitter(const plan::Kernel& kernel, Target target);
+  // The kernel part of the translation unit (everything after the preludes).
+  std::string kernelSource(const std::string& entryName);
+
+ private:
+  // ---- Text.
+  void line(const std::string& text);
+  void open(const std::string& text);  // writes `text {` and indents
+  void close(const std::string& suffix = "");
+  // Opens the SPMD loop `for (int64_t <var> = LF_TID; <var> < n; ...)`.
+  void openParallelLoop(int64_t n, const std::string& var = "i");
+  // Declares o0..o{r-1}, the multi-index of the linear index `var` in `dims`.
+  void declareMultiIndex(const std::vector<int64_t>& dims, const std::string& var,
+                         const std::string& prefix);
+  void barrier();
+  void comment(const ir::Op& op);
+
+  // ---- Names and storage.
+  std::string name(const ir::Value* v);  // the C identifier of a value (pointer or scalar local)
+  std::string at(const ir::Value* v, const std::string& index);  // element read / write
+  std::string scalar(const ir::Value* v);  // element 0, or the local of a scalar region value
+  static std::string linear(const std::vector<int64_t>& dims, const std::vector<std::string>& idx);
+  // The index expression `x` of integer type `t` as an int64 clamped to [0, hi].
+  static std::string clampedIndex(const std::string& x, DType t, int64_t hi);
+
+  // ---- Program structure (emit.cc).
+  void emitConstants();
+  void emitPointers();
+  void declarePointer(const ir::Value* v);
+  void emitRegion(const ir::Region& region);
+  void emitOp(const ir::Op& op);
+  void emitCopy(const ir::Value* to, const ir::Value* from);               // whole buffer
+  void emitCopyToOffset(const std::string& toPtr, const ir::Value* from);  // raw pointer target
+
+  // ---- Op families.
+  void emitElementwise(const ir::Op& op);  // emit_elementwise.cc
+  void emitThreefry(const ir::Op& op);
+  void emitIota(const ir::Op& op);  // emit_movement.cc
+  void emitBroadcast(const ir::Op& op);
+  void emitTranspose(const ir::Op& op);
+  void emitSlice(const ir::Op& op);
+  void emitConcatenate(const ir::Op& op);
+  void emitPad(const ir::Op& op);
+  void emitReverse(const ir::Op& op);
+  void emitDynamicSlice(const ir::Op& op);  // emit_indexing.cc
+  void emitDynamicUpdateSlice(const ir::Op& op);
+  void emitGather(const ir::Op& op);
+  void emitScatter(const ir::Op& op);
+  void emitDot(const ir::Op& op);  // emit_compute.cc
+  void emitReduce(const ir::Op& op);
+  void emitReduceWindow(const ir::Op& op);
+  void emitSort(const ir::Op& op);   // emit_sort.cc
+  void emitWhile(const ir::Op& op);  // emit_control.cc
+  void emitConditional(const ir::Op& op);
+
+  // ---- Scalar code (emit_scalar.cc).
+  // The C expression of an elementwise op applied to operand expressions.
+  std::string scalarExpr(const ir::Op& op, const std::vector<std::string>& args);
+  // Emits a scalar region inline: binds its arguments to `args`, declares one local per op, and
+  // returns the expressions of its yields. Call inside a `{ }` block.
+  std::vector<std::string> emitScalarRegion(const ir::Region& region,
+                                            const std::vector<std::string>& args);
+
+  const plan::Kernel& kernel_;
+  Target target_;
+  std::ostringstream out_;
+  int indent_ = 0;
+  std::unordered_map<const ir::Value*, std::string> names_;
+  std::unordered_set<std::string> usedNames_;
+  int uniqueCounter_ = 0;
+};
+
+}  // namespace lf::codegen

@@ -1,0 +1,82 @@
+#include "runtime/compile_cache.h"
+
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "runtime/host_compiler.h"
+
+namespace lf::runtime {
+namespace {
+
+std::string envOr(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+std::string cacheKey(const std::string& source, const std::string& cxx) {
+  std::string material = source;
+  material += '\0';
+  for (const std::string& flag : hostCompilerFlags()) material += flag + " ";
+  material += '\0';
+  material += hostCompilerVersion(cxx);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(XXH64(material.data(), material.size(), 0)));
+  return hex;
+}
+
+// A file name no other thread or process uses at the same time.
+std::string uniqueTempName(const std::string& dir, const std::string& key) {
+  static std::atomic<unsigned> counter{0};
+  return dir + "/" + key + ".tmp." + std::to_string(getpid()) + "." +
+         std::to_string(counter.fetch_add(1));
+}
+
+}  // namespace
+
+std::string cacheDirectory(const CompileOptions& options) {
+  if (!options.cacheDir.empty()) return options.cacheDir;
+  std::string dir = envOr("LOOPFUSE_CACHE_DIR", "");
+  if (!dir.empty()) return dir;
+  std::string xdg = envOr("XDG_CACHE_HOME", "");
+  if (!xdg.empty()) return xdg + "/loopfuse";
+  std::string home = envOr("HOME", "");
+  if (home.empty()) return std::filesystem::temp_directory_path().string() + "/loopfuse-cache";
+  return home + "/.cache/loopfuse";
+}
+
+CompileStats compileCached(const std::string& source, const CompileOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  std::string cxx = hostCompiler(options.cxx);
+  std::string dir = cacheDirectory(options);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw std::runtime_error("cannot create the compile cache directory " + dir + ": " +
+                             ec.message());
+  CompileStats stats;
+  stats.objectPath = dir + "/" + cacheKey(source, cxx) + ".so";
+  stats.cacheHit = std::filesystem::exists(stats.objectPath);
+  if (!stats.cacheHit) {
+    std::string temp = uniqueTempName(dir, std::filesystem::path(stats.objectPath).stem());
+    compileSharedObject(cxx, source, temp);
+    // rename() is atomic: a concurrent reader sees no object or the whole object.
+    std::filesystem::rename(temp, stats.objectPath, ec);
+    if (ec) {
+      std::filesystem::remove(temp, ec);
+      throw std::runtime_error("cannot move the compiled kernel into the cache at " +
+                               stats.objectPath);
+    }
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace lf::runtime

@@ -1,0 +1,97 @@
+#include "runtime/host_compiler.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace lf::runtime {
+namespace {
+
+// Single-quotes a path for the shell.
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+// Runs a shell command, returning its exit status and everything it printed.
+int runCapturing(const std::string& command, std::string& output) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return -1;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), n);
+  int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+std::string hostCompiler(const std::string& explicitCxx) {
+  if (!explicitCxx.empty()) return explicitCxx;
+  const char* env = std::getenv("CXX");
+  return env != nullptr && *env != '\0' ? env : "c++";
+}
+
+const std::vector<std::string>& hostCompilerFlags() {
+  static const std::vector<std::string> flags = {
+      "-std=c++17",       "-O2", "-fPIC", "-shared", "-fno-fast-math", "-fno-strict-aliasing",
+      "-ffp-contract=off"};
+  return flags;
+}
+
+std::string hostCompilerVersion(const std::string& cxx) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> versions;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = versions.find(cxx);
+  if (it != versions.end()) return it->second;
+  std::string output;
+  if (runCapturing(cxx + " --version", output) != 0) {
+    throw std::runtime_error("cannot run the host C++ compiler `" + cxx + " --version`: " + output +
+                             "\nSet $CXX to a working C++17 compiler.");
+  }
+  versions[cxx] = output;
+  return output;
+}
+
+void compileSharedObject(const std::string& cxx, const std::string& source,
+                         const std::string& outputPath) {
+  std::string sourcePath = outputPath + ".cc";
+  {
+    std::ofstream out(sourcePath, std::ios::binary);
+    out << source;
+    if (!out) throw std::runtime_error("cannot write the kernel source to " + sourcePath);
+  }
+  std::string command = cxx;
+  for (const std::string& flag : hostCompilerFlags()) command += " " + flag;
+  command += " -o " + shellQuote(outputPath) + " " + shellQuote(sourcePath);
+  std::string output;
+  int status = runCapturing(command, output);
+  std::error_code ignored;
+  if (status != 0) {
+    // Keep the source next to the error so that the report can include it.
+    std::string kept = outputPath + ".failed.cc";
+    std::filesystem::rename(sourcePath, kept, ignored);
+    throw std::runtime_error(
+        "internal error: the generated kernel did not compile (please report this, with the "
+        "program). Command: " +
+        command + "\nSource kept at " + kept + "\nCompiler output:\n" + output);
+  }
+  std::filesystem::remove(sourcePath, ignored);
+}
+
+}  // namespace lf::runtime

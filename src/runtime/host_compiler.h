@@ -1,0 +1,21 @@
+// The host C++ compiler that builds CPU kernels into shared objects. The flags live here, in one
+// place: no fast-math and no FMA contraction, so results are reproducible; no -march=native, so a
+// cached object runs on any machine of the architecture.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lf::runtime {
+
+// The compiler command: `explicitCxx` when not empty, else $CXX, else "c++".
+std::string hostCompiler(const std::string& explicitCxx);
+const std::vector<std::string>& hostCompilerFlags();
+// The output of `<cxx> --version` (part of the cache key); memoised per compiler.
+std::string hostCompilerVersion(const std::string& cxx);
+// Compiles `source` into the shared object `outputPath`. On failure throws std::runtime_error
+// with the compiler's messages (an internal error: generated code should always compile).
+void compileSharedObject(const std::string& cxx, const std::string& source,
+                         const std::string& outputPath);
+
+}  // namespace lf::runtime
