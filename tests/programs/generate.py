@@ -102,6 +102,10 @@ def build(prog: Program) -> dict:
     """Lowers and runs one program; returns its files' contents and its manifest entry."""
     import inspect
 
+    # JAX caches traced sub-computations (threefry, sort, ...) across programs, and their
+    # HLO parameter names come from whichever program traced them first: start afresh so
+    # that a program's text does not depend on which programs were generated before it.
+    jax.clear_caches()
     with program_config(prog):
         args = prog.make_args(prog.rng())
         jitted = jax.jit(prog.fn, static_argnums=prog.static_argnums, keep_unused=True)
