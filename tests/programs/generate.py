@@ -204,12 +204,12 @@ def generate(names: list[str]) -> tuple[dict[str, bytes], list[dict]]:
     return files, entries
 
 
-def check(names: list[str], everything: bool) -> int:
+def check(names: list[str], everything: bool, directory: pathlib.Path) -> int:
     # Regenerated in memory, never written: a check leaves the tree as it was.
     files, entries = generate(names)
     stale = []
     for filename, content in sorted(files.items()):
-        path = HERE / filename
+        path = directory / filename
         if not path.exists():
             stale.append(f"missing {filename}")
         elif filename.endswith(".npz"):
@@ -217,13 +217,13 @@ def check(names: list[str], everything: bool) -> int:
                 stale.append(f"stale {filename}")
         elif path.read_bytes() != content:
             stale.append(f"stale {filename}")
-    committed = {e["name"]: e for e in read_manifest(HERE)}
+    committed = {e["name"]: e for e in read_manifest(directory)}
     for entry in entries:
         if committed.get(entry["name"]) != json.loads(json.dumps(entry)):
             stale.append(f"stale {MANIFEST} entry {entry['name']}")
     if everything:
         expected = set(files)
-        stale += [f"unexpected {f} (no program makes it)" for f in sorted(corpus_files(HERE) - expected)]
+        stale += [f"unexpected {f} (no program makes it)" for f in sorted(corpus_files(directory) - expected)]
         stale += [f"unexpected {MANIFEST} entry {n}" for n in sorted(set(committed) - set(names))]
     for line in stale:
         print(line)
@@ -234,21 +234,21 @@ def check(names: list[str], everything: bool) -> int:
     return 0
 
 
-def write(names: list[str], everything: bool) -> int:
+def write(names: list[str], everything: bool, directory: pathlib.Path) -> int:
     files, entries = generate(names)
     if everything:
-        for stale in corpus_files(HERE) - set(files):
-            (HERE / stale).unlink()
+        for stale in corpus_files(directory) - set(files):
+            (directory / stale).unlink()
     else:  # keep the other programs' entries; drop a .cuda.hlo that no longer differs
-        kept = [e for e in read_manifest(HERE) if e["name"] not in set(names)]
+        kept = [e for e in read_manifest(directory) if e["name"] not in set(names)]
         for name in names:
-            cuda = HERE / f"{name}.cuda.hlo"
+            cuda = directory / f"{name}.cuda.hlo"
             if cuda.name not in files and cuda.exists():
                 cuda.unlink()
         entries = kept + entries
     for filename, content in files.items():
-        (HERE / filename).write_bytes(content)
-    (HERE / MANIFEST).write_bytes(manifest_bytes(entries))
+        (directory / filename).write_bytes(content)
+    (directory / MANIFEST).write_bytes(manifest_bytes(entries))
     print(coverage.report(entries))
     return 0
 
@@ -258,6 +258,8 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="compare with the committed files")
     parser.add_argument("--list", action="store_true", help="list program names and exit")
     parser.add_argument("--coverage", action="store_true", help="print coverage of manifest.json")
+    parser.add_argument("--dir", type=pathlib.Path, default=HERE,
+                        help="corpus directory to write or check (default: %(default)s)")
     parser.add_argument("names", nargs="*", help="programs to generate (default: all)")
     options = parser.parse_args()
     load_programs()
@@ -265,7 +267,7 @@ def main() -> int:
         print("\n".join(sorted(PROGRAMS)))
         return 0
     if options.coverage:
-        print(coverage.report(read_manifest(HERE)))
+        print(coverage.report(read_manifest(options.dir)))
         return 0
     unknown = [n for n in options.names if n not in PROGRAMS]
     if unknown:
@@ -273,7 +275,9 @@ def main() -> int:
     names = options.names or sorted(PROGRAMS)
     everything = not options.names
     try:
-        return check(names, everything) if options.check else write(names, everything)
+        if options.check:
+            return check(names, everything, options.dir)
+        return write(names, everything, options.dir)
     except CorpusError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
