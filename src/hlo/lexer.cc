@@ -137,6 +137,7 @@ Token Lexer::lexNumber(size_t begin, SourceLoc loc) {
       return make(TokKind::kNumber, begin, loc);
     }
   }
+  if (i >= text_.size() || !isDigit(text_[i])) failUnexpected(pos_, loc);  // `-infinity`, `-x`
   while (i < text_.size() && isDigit(text_[i])) ++i;
   if (i < text_.size() && text_[i] == '.') {
     ++i;

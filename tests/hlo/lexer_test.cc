@@ -93,6 +93,9 @@ TEST(Lexer, Errors) {
   EXPECT_EQ(errorOf("% x"), "1:1: expected a name after '%'");
   EXPECT_EQ(errorOf("a / b"), "1:3: unexpected character '/'");
   EXPECT_EQ(errorOf(".."), "1:1: unexpected character '.'");
+  EXPECT_EQ(errorOf("x -infinity"), "1:3: unexpected character '-'");
+  EXPECT_EQ(errorOf("-nanx"), "1:1: unexpected character '-'");
+  EXPECT_EQ(errorOf("1 - 2"), "1:3: unexpected character '-'");
 }
 
 TEST(Lexer, RawValueErrors) {
