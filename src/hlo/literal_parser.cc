@@ -85,9 +85,10 @@ Literal Parser::parseConstantValue(const Shape& shape) {
 }
 
 void Parser::parseLiteralList(const Shape& shape, size_t dim, Literal& out) {
-  std::string where =
-      "dimension " + std::to_string(dim) + " of the constant of shape " + shape.toString();
-  if (!at(TokKind::kLBrace)) failExpected("'{' to start " + where);
+  auto where = [&] {
+    return "dimension " + std::to_string(dim) + " of the constant of shape " + shape.toString();
+  };
+  if (!at(TokKind::kLBrace)) failExpected("'{' to start " + where());
   if (lex_.peek().kind == TokKind::kDots) fail(tok_.loc, kElidedMessage);
   take();
   int64_t expected = shape.dims[dim];
@@ -97,7 +98,7 @@ void Parser::parseLiteralList(const Shape& shape, size_t dim, Literal& out) {
     do {
       if (count == expected)
         fail(tok_.loc,
-             "too many elements in " + where + " (expected " + std::to_string(expected) + ")");
+             "too many elements in " + where() + " (expected " + std::to_string(expected) + ")");
       if (!innermost) {
         parseLiteralList(shape, dim + 1, out);
       } else {
@@ -110,9 +111,9 @@ void Parser::parseLiteralList(const Shape& shape, size_t dim, Literal& out) {
     } while (accept(TokKind::kComma));
   }
   if (at(TokKind::kRBrace) && count < expected)
-    fail(tok_.loc, "too few elements in " + where + ": expected " + std::to_string(expected) +
+    fail(tok_.loc, "too few elements in " + where() + ": expected " + std::to_string(expected) +
                        ", found " + std::to_string(count));
-  expect(TokKind::kRBrace, "',' or '}' in " + where);
+  expectWith(TokKind::kRBrace, [&] { return "',' or '}' in " + where(); });
 }
 
 void Parser::parseLiteralElement(const Shape& shape, Literal& out) {

@@ -32,7 +32,7 @@ void Parser::failExpected(const std::string& what) const {
   fail(tok_.loc, "expected " + what + ", found " + found);
 }
 
-Token Parser::expect(TokKind kind, const std::string& what) {
+Token Parser::expect(TokKind kind, const char* what) {
   if (!at(kind)) failExpected(what);
   return take();
 }
@@ -98,10 +98,14 @@ Computation Parser::parseComputation() {
   comp.loc = name.loc;
   if (at(TokKind::kLParen)) {
     parseParameterList();
-    expect(TokKind::kArrow, "'->' after the parameter list of computation '" + comp.name + "'");
+    expectWith(TokKind::kArrow, [&] {
+      return std::string("'->' after the parameter list of computation '") + comp.name + "'";
+    });
     parseShape();
   }
-  expect(TokKind::kLBrace, "'{' to start the body of computation '" + comp.name + "'");
+  expectWith(TokKind::kLBrace, [&] {
+    return std::string("'{' to start the body of computation '") + comp.name + "'";
+  });
   while (!at(TokKind::kRBrace)) {
     if (at(TokKind::kEof))
       failExpected("an instruction or '}' to end computation '" + comp.name + "'");
@@ -146,14 +150,16 @@ void Parser::parseInstruction(std::vector<Instruction>& out) {
   Token name = expectName("an instruction name");
   instr.name = std::string(name.text);
   instr.loc = name.loc;
-  expect(TokKind::kEqual, "'=' after instruction name '" + instr.name + "'");
+  expectWith(TokKind::kEqual,
+             [&] { return std::string("'=' after instruction name '") + instr.name + "'"; });
   if (!atShapeStart()) failExpected("a shape (like f32[2,3]) after '='");
   instr.shape = parseShape();
   if (!at(TokKind::kIdent)) failExpected("an opcode after the shape");
   Token opcode = take();
   instr.opcode = std::string(opcode.text);
   instr.opcodeLoc = opcode.loc;
-  expect(TokKind::kLParen, "'(' after opcode '" + instr.opcode + "'");
+  expectWith(TokKind::kLParen,
+             [&] { return std::string("'(' after opcode '") + instr.opcode + "'"; });
   parseOperandList(instr, out, 0);
   while (accept(TokKind::kComma)) instr.attributes.push_back(parseAttribute());
   out.push_back(std::move(instr));
@@ -170,7 +176,8 @@ void Parser::parseOperandList(Instruction& instr, std::vector<Instruction>& out,
       instr.operands.push_back(parseOperand(out, depth));
     } while (accept(TokKind::kComma));
   }
-  expect(TokKind::kRParen, "',' or ')' after the operands of '" + instr.name + "'");
+  expectWith(TokKind::kRParen,
+             [&] { return std::string("',' or ')' after the operands of '") + instr.name + "'"; });
 }
 
 Operand Parser::parseOperand(std::vector<Instruction>& out, int depth) {

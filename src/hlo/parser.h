@@ -22,7 +22,13 @@ class Parser {
   bool at(TokKind kind) const { return tok_.kind == kind; }
   bool atIdent(std::string_view text) const { return at(TokKind::kIdent) && tok_.text == text; }
   bool accept(TokKind kind);
-  Token expect(TokKind kind, const std::string& message);
+  Token expect(TokKind kind, const char* what);
+  // As expect, building the message only on failure (it names things, which costs allocations).
+  template <typename Describe>
+  Token expectWith(TokKind kind, Describe describe) {
+    if (!at(kind)) failExpected(describe());
+    return take();
+  }
   [[noreturn]] void fail(SourceLoc loc, const std::string& message) const;
   // "expected X" at the current token, naming what was found instead.
   [[noreturn]] void failExpected(const std::string& what) const;

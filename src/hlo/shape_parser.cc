@@ -38,7 +38,8 @@ Shape Parser::parseShape(int depth) {
   }
   if (!at(TokKind::kIdent)) failExpected("a shape");
   shape.elementType = std::string(take().text);
-  expect(TokKind::kLSquare, "'[' after element type '" + shape.elementType + "'");
+  expectWith(TokKind::kLSquare,
+             [&] { return "'[' after element type '" + shape.elementType + "'"; });
   if (!at(TokKind::kRSquare)) {
     do {
       if (shape.dims.size() >= static_cast<size_t>(Lexer::kMaxDepth))
