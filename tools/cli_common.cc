@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "frontend/import.h"
+#include "passes/pipeline.h"
 
 namespace lf::tools {
 
@@ -27,9 +28,13 @@ LoadedHlo loadHlo(const std::string& path) {
   return loaded;
 }
 
-ir::Program loadProgram(const std::string& path) {
+codegen::EmittedKernel emitHlo(const std::string& path, codegen::Target target) {
   LoadedHlo loaded = loadHlo(path);
-  return withDiagnostics(*loaded.file, [&] { return frontend::importModule(loaded.module); });
+  return withDiagnostics(*loaded.file, [&] {
+    ir::Program program = frontend::importModule(loaded.module);
+    passes::runPasses(program);
+    return codegen::emit(program, target);
+  });
 }
 
 }  // namespace lf::tools

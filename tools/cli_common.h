@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "codegen/emit.h"
 #include "hlo/ast.h"
 #include "ir/ir.h"
 #include "support/diagnostic.h"
@@ -52,7 +53,7 @@ auto withDiagnostics(const SourceFile& file, Step step, int exitCode = kExitUser
   }
 }
 
-// loadHlo, then the importer.
-ir::Program loadProgram(const std::string& path);
+// The whole pipeline: parse, import, the IR passes, plan and emit for `target`.
+codegen::EmittedKernel emitHlo(const std::string& path, codegen::Target target);
 
 }  // namespace lf::tools

@@ -8,7 +8,6 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "frontend/import.h"
 #include "runtime/npz.h"
 #include "runtime/report.h"
 #include "runtime/tolerance.h"
@@ -20,44 +19,9 @@ namespace {
 using runtime::HostArray;
 using runtime::NamedArrays;
 
-// "input_12" -> 12 for prefix "input_"; nullopt for any other name.
-std::optional<size_t> numberedIndex(const std::string& name, const std::string& prefix) {
-  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return std::nullopt;
-  const std::string digits = name.substr(prefix.size());
-  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-      digits.size() > 9)
-    return std::nullopt;
-  return static_cast<size_t>(std::stoul(digits));
-}
-
-// The arrays named prefix0, prefix1, ... in index order; a gap in the numbering is an error.
-std::vector<HostArray> numberedArrays(const NamedArrays& arrays, const std::string& prefix,
-                                      const std::string& path) {
-  std::vector<std::optional<HostArray>> slots;
-  for (const auto& [name, array] : arrays) {
-    if (auto i = numberedIndex(name, prefix)) {
-      if (*i >= arrays.size())
-        throw ToolError("error: " + path + ": '" + name + "' but only " +
-                            std::to_string(arrays.size()) + " arrays",
-                        kExitUserError);
-      if (slots.size() <= *i) slots.resize(*i + 1);
-      slots[*i] = array;
-    }
-  }
-  std::vector<HostArray> result;
-  for (size_t i = 0; i < slots.size(); ++i) {
-    if (!slots[i])
-      throw ToolError("error: " + path + ": has " + prefix + std::to_string(slots.size() - 1) +
-                          " but no " + prefix + std::to_string(i),
-                      kExitUserError);
-    result.push_back(*slots[i]);
-  }
-  return result;
-}
-
 // input_0, input_1, ... if present; otherwise every array not named output_*, in archive order.
 std::vector<HostArray> selectInputs(const NamedArrays& arrays, const std::string& path) {
-  std::vector<HostArray> inputs = numberedArrays(arrays, "input_", path);
+  std::vector<HostArray> inputs = runtime::numberedArrays(arrays, "input_", path);
   if (!inputs.empty()) return inputs;
   for (const auto& [name, array] : arrays)
     if (name.rfind("output_", 0) != 0) inputs.push_back(array);
@@ -103,11 +67,7 @@ int runCommand(const RunOptions& options) {
   if (options.target == codegen::Target::Cuda)
     throw ToolError("error: CUDA backend not built yet (use --target cpu)", kExitUserError);
 
-  LoadedHlo loaded = loadHlo(options.hloPath);
-  codegen::EmittedKernel kernel = withDiagnostics(*loaded.file, [&] {
-    ir::Program program = frontend::importModule(loaded.module);
-    return codegen::emit(program, codegen::Target::Cpu);
-  });
+  codegen::EmittedKernel kernel = emitHlo(options.hloPath, codegen::Target::Cpu);
   // Read the inputs before compiling, so that a bad .npz fails fast.
   const NamedArrays inputArrays = runtime::readNpz(options.inputsPath);
   const std::vector<HostArray> inputs = selectInputs(inputArrays, options.inputsPath);
@@ -139,8 +99,8 @@ int runCommand(const RunOptions& options) {
       options.expectedPath.empty() ? options.inputsPath : options.expectedPath;
   const NamedArrays expectedArrays =
       options.expectedPath.empty() ? inputArrays : runtime::readNpz(expectedPath);
-  const bool ok =
-      checkOutputs(outputs, numberedArrays(expectedArrays, "output_", expectedPath), expectedPath);
+  const bool ok = checkOutputs(
+      outputs, runtime::numberedArrays(expectedArrays, "output_", expectedPath), expectedPath);
   return ok ? kExitOk : kExitMismatch;
 }
 

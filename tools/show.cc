@@ -8,18 +8,6 @@
 
 namespace lf::tools {
 
-namespace {
-
-codegen::EmittedKernel emitFile(const std::string& path, codegen::Target target) {
-  LoadedHlo loaded = loadHlo(path);
-  return withDiagnostics(*loaded.file, [&] {
-    ir::Program program = frontend::importModule(loaded.module);
-    return codegen::emit(program, target);
-  });
-}
-
-}  // namespace
-
 int irCommand(const std::string& path, bool afterPasses) {
   LoadedHlo loaded = loadHlo(path);
   std::string text = withDiagnostics(*loaded.file, [&] {
@@ -32,12 +20,12 @@ int irCommand(const std::string& path, bool afterPasses) {
 }
 
 int emitCommand(const std::string& path, codegen::Target target) {
-  std::cout << emitFile(path, target).source;
+  std::cout << emitHlo(path, target).source;
   return kExitOk;
 }
 
 int explainCommand(const std::string& path, codegen::Target target) {
-  std::cout << emitFile(path, target).explain;
+  std::cout << emitHlo(path, target).explain;
   return kExitOk;
 }
 

@@ -3,7 +3,9 @@
 
 #include <zip.h>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace lf::runtime {
 
@@ -44,6 +46,16 @@ std::string readMember(zip_t* archive, zip_uint64_t index, const std::string& wh
 
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// "input_12" -> 12 for prefix "input_"; nullopt for any other name.
+std::optional<size_t> numberedIndex(const std::string& name, const std::string& prefix) {
+  if (name.rfind(prefix, 0) != 0 || name.size() == prefix.size()) return std::nullopt;
+  const std::string digits = name.substr(prefix.size());
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      digits.size() > 9)
+    return std::nullopt;
+  return static_cast<size_t>(std::stoul(digits));
 }
 
 }  // namespace
@@ -94,6 +106,28 @@ void writeNpz(const std::string& path, const NamedArrays& arrays) {
   if (zip_close(archive.get()) != 0)
     throw NpzError(path + ": cannot write: " + zip_strerror(archive.get()));
   archive.release();  // zip_close freed it
+}
+
+std::vector<HostArray> numberedArrays(const NamedArrays& arrays, const std::string& prefix,
+                                      const std::string& path) {
+  std::vector<std::optional<HostArray>> slots;
+  for (const auto& [name, array] : arrays) {
+    if (auto i = numberedIndex(name, prefix)) {
+      if (*i >= arrays.size())
+        throw NpzError(path + ": '" + name + "' but only " + std::to_string(arrays.size()) +
+                       " arrays");
+      if (slots.size() <= *i) slots.resize(*i + 1);
+      slots[*i] = array;
+    }
+  }
+  std::vector<HostArray> result;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (!slots[i])
+      throw NpzError(path + ": has " + prefix + std::to_string(slots.size() - 1) + " but no " +
+                     prefix + std::to_string(i));
+    result.push_back(*slots[i]);
+  }
+  return result;
 }
 
 }  // namespace lf::runtime

@@ -30,6 +30,11 @@ NamedArrays readNpz(const std::string& path);
 // bf16 arrays are written as "<u2" bit patterns.
 void writeNpz(const std::string& path, const NamedArrays& arrays);
 
+// The arrays named prefix0, prefix1, ... ("input_0", ...) in index order; NpzError (naming `path`)
+// when the numbering has a gap.
+std::vector<HostArray> numberedArrays(const NamedArrays& arrays, const std::string& prefix,
+                                      const std::string& path);
+
 // The .npy encoding of one array, exposed for tests. `what` names the array in error messages.
 HostArray parseNpy(std::string_view bytes, const std::string& what);
 std::string serializeNpy(const HostArray& array);
