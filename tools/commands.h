@@ -2,12 +2,9 @@
 // user errors by throwing ToolError (see cli_common.h).
 #pragma once
 
-#include <cstdint>
-#include <map>
 #include <string>
 
 #include "codegen/emit.h"
-#include "ir/ir.h"
 
 namespace lf::tools {
 
@@ -26,9 +23,5 @@ struct RunOptions {
   codegen::Target target = codegen::Target::Cpu;
 };
 int runCommand(const RunOptions& options);
-
-// The constant trip count of each while loop of the program, by HLO instruction name; loops whose
-// count is not a compile-time constant are absent.
-std::map<std::string, int64_t> constantTripCounts(const ir::Program& program);
 
 }  // namespace lf::tools

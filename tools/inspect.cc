@@ -4,37 +4,15 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <set>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "frontend/import.h"
-#include "hlo/attributes.h"
+#include "frontend/loop_info.h"
 
 namespace lf::tools {
 
 namespace {
-
-struct LoopEntry {
-  const hlo::Instruction* instruction;
-  std::string computation;
-  int depth;               // 0 for a loop at the top level of the entry
-  std::string parentLoop;  // empty at depth 0
-};
-
-// Every computation an instruction calls, by attribute: while (condition, body), call / map /
-// reduce / sort / scatter (to_apply, calls), conditional (branches or true/false computations).
-std::vector<std::string> calledComputations(const hlo::Instruction& instruction) {
-  std::vector<std::string> names;
-  for (const hlo::Attribute& a : instruction.attributes) {
-    if (a.name == "condition" || a.name == "body" || a.name == "to_apply" || a.name == "calls" ||
-        a.name == "true_computation" || a.name == "false_computation")
-      names.push_back(hlo::readComputationName(a));
-    else if (a.name == "branch_computations")
-      for (auto& n : hlo::readComputationList(a)) names.push_back(n);
-  }
-  return names;
-}
 
 // The trip count XLA wrote down for a while loop (backend_config "known_trip_count"), if any.
 std::optional<int64_t> recordedTripCount(const hlo::Instruction& instruction) {
@@ -52,39 +30,8 @@ std::optional<int64_t> recordedTripCount(const hlo::Instruction& instruction) {
   }
 }
 
-// Walks the call graph from the entry, recording each while loop with the loops around it.
-class LoopCollector {
- public:
-  explicit LoopCollector(const hlo::Module& module) : module_(module) {}
-
-  std::vector<LoopEntry> collect() {
-    visit(module_.entry(), {});
-    return loops_;
-  }
-
- private:
-  void visit(const hlo::Computation& computation, const std::vector<std::string>& enclosing) {
-    // HLO forbids recursion; the guard keeps a malformed module from recursing forever.
-    if (!active_.insert(computation.name).second) return;
-    for (const hlo::Instruction& instruction : computation.instructions) {
-      std::vector<std::string> inner = enclosing;
-      if (instruction.opcode == "while") {
-        loops_.push_back({&instruction, computation.name, static_cast<int>(enclosing.size()),
-                          enclosing.empty() ? "" : enclosing.back()});
-        inner.push_back(instruction.name);
-      }
-      for (const std::string& callee : calledComputations(instruction))
-        if (const hlo::Computation* c = module_.find(callee)) visit(*c, inner);
-    }
-    active_.erase(computation.name);
-  }
-
-  const hlo::Module& module_;
-  std::set<std::string> active_;
-  std::vector<LoopEntry> loops_;
-};
-
 void printSignature(const hlo::Module& module, std::ostream& out) {
+  if (module.entryIndex < 0) return;  // no computation at all
   const hlo::Computation& entry = module.entry();
   out << "entry: " << entry.name << "\n";
   std::vector<const hlo::Instruction*> parameters;
@@ -123,18 +70,18 @@ void printOpHistogram(const hlo::Module& module, std::ostream& out) {
   for (const auto& [opcode, count] : sorted) out << "  " << opcode << ": " << count << "\n";
 }
 
-void printLoops(const hlo::Module& module, const std::map<std::string, int64_t>& tripCounts,
-                std::ostream& out) {
-  std::vector<LoopEntry> loops = LoopCollector(module).collect();
+// Each while loop, indented by nesting depth, with its trip count when it is a constant (found by
+// the frontend's loop analysis, or recorded by XLA in an optimized dump's backend_config).
+void printLoops(const hlo::Module& module, std::ostream& out) {
+  std::vector<frontend::LoopInfo> loops = frontend::findLoops(module);
   out << "loops: " << loops.size() << "\n";
-  for (const LoopEntry& loop : loops) {
-    out << "  " << std::string(2 * loop.depth, ' ') << loop.instruction->name << " (line "
-        << loop.instruction->loc.line << ", in " << loop.computation << "): depth " << loop.depth;
-    if (!loop.parentLoop.empty()) out << ", inside " << loop.parentLoop;
-    std::optional<int64_t> trips = recordedTripCount(*loop.instruction);
-    if (auto it = tripCounts.find(loop.instruction->name); it != tripCounts.end())
-      trips = it->second;
-    out << ", trip count " << (trips ? std::to_string(*trips) : "unknown") << "\n";
+  for (const frontend::LoopInfo& loop : loops) {
+    std::optional<int64_t> trips = loop.tripCount;
+    if (const hlo::Computation* c = module.find(loop.computation); c && !trips)
+      if (const hlo::Instruction* i = c->find(loop.instruction)) trips = recordedTripCount(*i);
+    out << "  " << std::string(2 * loop.depth, ' ') << loop.instruction << " (line "
+        << loop.loc.line << ", in " << loop.computation << "): depth " << loop.depth
+        << ", trip count " << (trips ? std::to_string(*trips) : "unknown") << "\n";
   }
 }
 
@@ -148,15 +95,13 @@ int inspectCommand(const std::string& path) {
   printComputations(loaded.module, out);
   printOpHistogram(loaded.module, out);
 
-  std::map<std::string, int64_t> tripCounts;
+  printLoops(loaded.module, out);
   std::vector<Diagnostic> unsupported;
   try {
-    ir::Program program = frontend::importModule(loaded.module);
-    tripCounts = constantTripCounts(program);
+    frontend::importModule(loaded.module);
   } catch (const CompileError& e) {
     unsupported = e.diagnostics();
   }
-  printLoops(loaded.module, tripCounts, out);
   if (unsupported.empty()) {
     out << "unsupported: none\n";
     return kExitOk;
