@@ -117,7 +117,8 @@ void Emitter::comment(const ir::Op& op) {
 std::string Emitter::name(const ir::Value* v) {
   auto it = names_.find(v);
   if (it != names_.end()) return it->second;
-  std::string base = sanitize(v->name.empty() ? std::string("v") : v->name);
+  // The "v_" prefix keeps value names apart from the emitter's own locals (i, o0, acc0, ...).
+  std::string base = "v_" + sanitize(v->name.empty() ? std::string("value") : v->name);
   std::string n = base;
   while (usedNames_.count(n)) n = base + "_" + std::to_string(++uniqueCounter_);
   usedNames_.insert(n);

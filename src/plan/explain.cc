@@ -80,7 +80,13 @@ class Explainer {
         out_ << indent << "  barriers per iteration: " << barriersPerIteration(*op) << "\n";
       }
       if (op->kind == ir::OpKind::While || op->kind == ir::OpKind::Conditional) {
-        for (const auto& sub : op->regions) region(*sub, depth + 1);
+        for (const auto& sub : op->regions) {
+          for (const auto& arg : sub->args) {
+            out_ << indent << "  arg " << valueLabel(arg.get()) << " [" << storageText(arg.get())
+                 << "]\n";
+          }
+          region(*sub, depth + 1);
+        }
       }
     }
   }

@@ -1,0 +1,113 @@
+// Dot, reduce and reduce-window run on the CPU, against values worked out by hand.
+#include <limits>
+
+#include "runtime/cpu_program_builder.h"
+
+namespace lf::testing {
+namespace {
+
+using K = ir::OpKind;
+
+TEST(CpuCompute, DotWithBatchDims) {
+  ProgramBuilder b;
+  ir::Value* l = b.param(type(DType::F32, {2, 2, 3}), "l");
+  ir::Value* r = b.param(type(DType::F32, {2, 3, 1}), "r");
+  b.output(b.op1(K::Dot, {l, r}, type(DType::F32, {2, 2, 1}), ir::DotAttrs{{0}, {0}, {2}, {1}}));
+  auto out =
+      runCpu(b.program, {array<float>(DType::F32, {2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 0, 0, 0, 1, 0}),
+                         array<float>(DType::F32, {2, 3, 1}, {1, 1, 1, 7, 8, 9})});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(values<float>(out[0]), (std::vector<float>{6, 15, 7, 8}));
+}
+
+TEST(CpuCompute, DotContractingMinorDimsOfBoth) {
+  // lhs @ rhs^T with f64.
+  ProgramBuilder b;
+  ir::Value* l = b.param(type(DType::F64, {2, 3}), "l");
+  ir::Value* r = b.param(type(DType::F64, {4, 3}), "r");
+  b.output(b.op1(K::Dot, {l, r}, type(DType::F64, {2, 4}), ir::DotAttrs{{}, {}, {1}, {1}}));
+  auto out =
+      runCpu(b.program, {array<double>(DType::F64, {2, 3}, {1, 2, 3, 4, 5, 6}),
+                         array<double>(DType::F64, {4, 3}, {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1})});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(values<double>(out[0]), (std::vector<double>{1, 2, 3, 6, 4, 5, 6, 15}));
+}
+
+TEST(CpuCompute, ReduceSumOneDimAndAllDims) {
+  ProgramBuilder b;
+  ir::Value* x = b.param(type(DType::F32, {2, 3}), "x");
+  ir::Value* zero = b.constant<float>(type(DType::F32), {0});
+  ir::Op* rows = b.op(K::Reduce, {x, zero}, {type(DType::F32, {2})}, ir::ReduceAttrs{{1}});
+  b.binaryRegion(rows, K::Add, DType::F32);
+  ir::Op* all = b.op(K::Reduce, {x, zero}, {type(DType::F32)}, ir::ReduceAttrs{{0, 1}});
+  b.binaryRegion(all, K::Add, DType::F32);
+  b.output(rows->result());
+  b.output(all->result());
+  auto out = runCpu(b.program, {array<float>(DType::F32, {2, 3}, {1, 2, 3, 4, 5, 6})});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(values<float>(out[0]), (std::vector<float>{6, 15}));
+  EXPECT_EQ(values<float>(out[1]), (std::vector<float>{21}));
+}
+
+TEST(CpuCompute, VariadicReduceArgmaxTakesFirstMaximum) {
+  ProgramBuilder b;
+  ir::Value* v = b.param(type(DType::F32, {5}), "v");
+  ir::Value* idx = b.op1(K::Iota, {}, type(DType::S32, {5}), ir::IotaAttrs{0});
+  ir::Value* ninf = b.constant<float>(type(DType::F32), {-std::numeric_limits<float>::infinity()});
+  ir::Value* zero = b.constant<int32_t>(type(DType::S32), {0});
+  ir::Op* red = b.op(K::Reduce, {v, idx, ninf, zero}, {type(DType::F32), type(DType::S32)},
+                     ir::ReduceAttrs{{0}});
+  ir::Region* r = red->addRegion();
+  ir::Value* av = r->addArg(type(DType::F32), "av");
+  ir::Value* ai = r->addArg(type(DType::S32), "ai");
+  ir::Value* bv = r->addArg(type(DType::F32), "bv");
+  ir::Value* bi = r->addArg(type(DType::S32), "bi");
+  auto cmp = [&](ir::Value* x, ir::Value* y, ir::CompareDirection d, ir::CompareType t) {
+    return b.op1(K::Compare, {x, y}, type(DType::Pred), ir::CompareAttrs{d, t}, r);
+  };
+  ir::Value* gt = cmp(bv, av, ir::CompareDirection::GT, ir::CompareType::Float);
+  ir::Value* eq = cmp(bv, av, ir::CompareDirection::EQ, ir::CompareType::Float);
+  ir::Value* lt = cmp(bi, ai, ir::CompareDirection::LT, ir::CompareType::Signed);
+  ir::Value* tie = b.op1(K::And, {eq, lt}, type(DType::Pred), ir::NoAttrs{}, r);
+  ir::Value* pick = b.op1(K::Or, {gt, tie}, type(DType::Pred), ir::NoAttrs{}, r);
+  r->yields.push_back(b.op1(K::Select, {pick, bv, av}, type(DType::F32), ir::NoAttrs{}, r));
+  r->yields.push_back(b.op1(K::Select, {pick, bi, ai}, type(DType::S32), ir::NoAttrs{}, r));
+  b.output(red->result(0));
+  b.output(red->result(1));
+  auto out = runCpu(b.program, {array<float>(DType::F32, {5}, {3, 7, 1, 7, 2})});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(values<float>(out[0]), (std::vector<float>{7}));
+  EXPECT_EQ(values<int32_t>(out[1]), (std::vector<int32_t>{1}));
+}
+
+ir::Value* reduceWindow(ProgramBuilder& b, ir::Value* x, ir::Value* init, K combiner,
+                        ir::ReduceWindowAttrs a, int64_t outSize) {
+  ir::Op* op = b.op(K::ReduceWindow, {x, init}, {type(DType::F32, {outSize})}, std::move(a));
+  b.binaryRegion(op, combiner, DType::F32);
+  return op->result();
+}
+
+TEST(CpuCompute, ReduceWindowStridesPaddingAndDilations) {
+  ProgramBuilder b;
+  ir::Value* x4 = b.param(type(DType::F32, {4}), "x4");
+  ir::Value* x3 = b.param(type(DType::F32, {3}), "x3");
+  ir::Value* x5 = b.param(type(DType::F32, {5}), "x5");
+  ir::Value* zero = b.constant<float>(type(DType::F32), {0});
+  ir::Value* ninf = b.constant<float>(type(DType::F32), {-std::numeric_limits<float>::infinity()});
+  // sizes, strides, padLow, padHigh, baseDilation, windowDilation
+  b.output(reduceWindow(b, x4, ninf, K::Maximum, {{2}, {2}, {0}, {0}, {1}, {1}}, 2));
+  b.output(reduceWindow(b, x4, zero, K::Add, {{2}, {1}, {1}, {0}, {1}, {1}}, 4));
+  b.output(reduceWindow(b, x3, zero, K::Add, {{2}, {1}, {0}, {0}, {2}, {1}}, 4));
+  b.output(reduceWindow(b, x5, zero, K::Add, {{2}, {1}, {0}, {0}, {1}, {2}}, 3));
+  auto out = runCpu(b.program, {array<float>(DType::F32, {4}, {1, 3, 2, 5}),
+                                array<float>(DType::F32, {3}, {1, 2, 3}),
+                                array<float>(DType::F32, {5}, {1, 2, 3, 4, 5})});
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(values<float>(out[0]), (std::vector<float>{3, 5}));
+  EXPECT_EQ(values<float>(out[1]), (std::vector<float>{1, 4, 5, 7}));  // {0,1,3,2,5}
+  EXPECT_EQ(values<float>(out[2]), (std::vector<float>{1, 2, 2, 3}));  // {1,0,2,0,3}
+  EXPECT_EQ(values<float>(out[3]), (std::vector<float>{4, 6, 8}));     // x[i] + x[i+2]
+}
+
+}  // namespace
+}  // namespace lf::testing
