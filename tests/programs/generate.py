@@ -25,6 +25,7 @@ os.environ.setdefault("XLA_FLAGS", "")
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import importlib  # noqa: E402
+import inspect  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import pathlib  # noqa: E402
@@ -98,10 +99,8 @@ class CorpusError(Exception):
     pass
 
 
-def build(prog: Program) -> dict:
-    """Lowers and runs one program; returns its files' contents and its manifest entry."""
-    import inspect
-
+def lower_and_run(prog: Program) -> tuple[list, str, str, object]:
+    """Returns (arguments, CPU HLO, CUDA HLO, JAX's outputs on the CPU)."""
     # JAX caches traced sub-computations (threefry, sort, ...) across programs, and their
     # HLO parameter names come from whichever program traced them first: start afresh so
     # that a program's text does not depend on which programs were generated before it.
@@ -113,44 +112,62 @@ def build(prog: Program) -> dict:
         cuda_hlo = jitted.trace(*args).lower(lowering_platforms=("cuda",)).as_text(dialect="hlo")
         outputs = jax.device_get(jitted(*args))
         # Python scalars become arrays of the dtype JAX gives them (s32, or s64 under x64).
-        dynamic = [jax.tree_util.tree_map(lambda leaf: np.asarray(jax.numpy.asarray(leaf)), arg)
-                   if i not in prog.static_argnums else arg for i, arg in enumerate(args)]
+        args = [arg if i in prog.static_argnums
+                else jax.tree_util.tree_map(lambda leaf: np.asarray(jax.numpy.asarray(leaf)), arg)
+                for i, arg in enumerate(args)]
+    return args, hlo, cuda_hlo, outputs
 
-    for text, which in ((hlo, "CPU"), (cuda_hlo, "CUDA")):
-        if hlo_stats.ELIDED_CONSTANT in text:
-            raise CorpusError(f"{prog.name}: the {which} HLO elides a constant ({{...}})")
 
+def flatten_arguments(prog: Program, args: list) -> tuple[list, list[str], dict]:
+    """(input leaves, their pytree paths, static arguments by name) in entry-parameter order."""
     arg_names = list(inspect.signature(prog.fn).parameters)
-    input_leaves, input_paths, static_args = [], [], {}
-    for index, arg in enumerate(dynamic):
+    leaves, paths, static_args = [], [], {}
+    for index, arg in enumerate(args):
         name = arg_names[index] if index < len(arg_names) else f"arg{index}"
         if index in prog.static_argnums:
             static_args[name] = repr(arg)
             continue
         for key_path, leaf in jax.tree_util.tree_flatten_with_path(arg)[0]:
-            input_leaves.append(leaf)
-            input_paths.append(path_string(name, key_path))
-    output_flat = jax.tree_util.tree_flatten_with_path(outputs)[0]
+            leaves.append(leaf)
+            paths.append(path_string(name, key_path))
+    return leaves, paths, static_args
 
-    inputs = [describe(p, leaf) for p, leaf in zip(input_paths, input_leaves)]
-    outputs_described = [describe(path_string("out", kp), leaf) for kp, leaf in output_flat]
-    layout = hlo_stats.entry_layout(hlo)
-    for which, described, expected in (("inputs", inputs, layout[0]), ("outputs", outputs_described, layout[1])):
+
+def validate(prog: Program, hlo: str, cuda_hlo: str, inputs: list[dict], outputs: list[dict],
+             input_leaves: list) -> None:
+    for text, which in ((hlo, "CPU"), (cuda_hlo, "CUDA")):
+        if hlo_stats.ELIDED_CONSTANT in text:
+            raise CorpusError(f"{prog.name}: the {which} HLO elides a constant ({{...}})")
+    expected_inputs, expected_outputs = hlo_stats.entry_layout(hlo)
+    for which, described, expected in (("inputs", inputs, expected_inputs),
+                                       ("outputs", outputs, expected_outputs)):
         got = [(d["dtype"], d["shape"]) for d in described]
         if got != expected:
             raise CorpusError(f"{prog.name}: {which} {got} do not match the HLO entry layout {expected}")
     if not prog.zero_inputs_ok:
-        for path, leaf in zip(input_paths, input_leaves):
+        for described, leaf in zip(inputs, input_leaves):
             if np.asarray(leaf).size > 1 and not np.any(np.asarray(leaf)):
-                raise CorpusError(f"{prog.name}: input {path} is all zeros; draw it at random")
+                raise CorpusError(f"{prog.name}: input {described['path']} is all zeros; draw it at random")
 
+
+def npz_bytes(prog: Program, input_leaves: list, output_leaves: list) -> bytes:
     arrays = {f"input_{i}": storable(leaf) for i, leaf in enumerate(input_leaves)}
-    arrays.update({f"output_{i}": storable(leaf) for i, (_, leaf) in enumerate(output_flat)})
+    arrays.update({f"output_{i}": storable(leaf) for i, leaf in enumerate(output_leaves)})
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
-    npz = buffer.getvalue()
-    if len(npz) > MAX_NPZ_BYTES:
-        raise CorpusError(f"{prog.name}: npz is {len(npz)} bytes (limit {MAX_NPZ_BYTES})")
+    np.savez(buffer, **arrays)  # deterministic: zip entries get a fixed 1980 timestamp
+    if len(buffer.getvalue()) > MAX_NPZ_BYTES:
+        raise CorpusError(f"{prog.name}: npz is {len(buffer.getvalue())} bytes (limit {MAX_NPZ_BYTES})")
+    return buffer.getvalue()
+
+
+def build(prog: Program) -> dict:
+    """Lowers and runs one program; returns its files' contents and its manifest entry."""
+    args, hlo, cuda_hlo, outputs = lower_and_run(prog)
+    input_leaves, input_paths, static_args = flatten_arguments(prog, args)
+    output_flat = jax.tree_util.tree_flatten_with_path(outputs)[0]
+    inputs = [describe(path, leaf) for path, leaf in zip(input_paths, input_leaves)]
+    outputs_described = [describe(path_string("out", kp), leaf) for kp, leaf in output_flat]
+    validate(prog, hlo, cuda_hlo, inputs, outputs_described, input_leaves)
 
     has_cuda = cuda_hlo != hlo
     entry = {
@@ -165,7 +182,8 @@ def build(prog: Program) -> dict:
         "hlo": hlo_stats.analyse(hlo),
         "cuda_hlo": hlo_stats.analyse(cuda_hlo) if has_cuda else None,
     }
-    files = {f"{prog.name}.hlo": hlo.encode(), f"{prog.name}.npz": npz}
+    files = {f"{prog.name}.hlo": hlo.encode(),
+             f"{prog.name}.npz": npz_bytes(prog, input_leaves, [leaf for _, leaf in output_flat])}
     if has_cuda:
         files[f"{prog.name}.cuda.hlo"] = cuda_hlo.encode()
     return {"files": files, "entry": entry}

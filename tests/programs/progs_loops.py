@@ -169,3 +169,16 @@ def loop_while_mixed_carry(h, u, limit):
         return h * np.float16(0.75) + np.float16(0.5), u * 3 + 1, i + 1
 
     return lax.while_loop(lambda s: s[2] < limit, body, (h, u, jnp.int16(0)))
+
+
+def _stacked_step(x, _):
+    # Two matmuls per step: the second writes where the first read, so no copy is needed.
+    y = jnp.sqrt(jnp.matmul(x, x))
+    return jnp.sqrt(jnp.matmul(y, y)), None
+
+
+@program("seed001_stacked_unrolled_bf16", args=_matmul_input)
+def seed001_stacked_unrolled_bf16(x):
+    # The bf16 two-step variant proposed in seed 001's thread (16 matmuls in 8 trips).
+    x = lax.scan(_stacked_step, x.astype(jnp.bfloat16), xs=None, length=8)[0]
+    return x.astype(jnp.float32)

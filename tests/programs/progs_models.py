@@ -137,3 +137,20 @@ def model_vmap_langevin(keys, x0):
         return lax.scan(step, (key, x), None, length=30)[0][1]
 
     return jax.vmap(chain)(keys, x0)
+
+
+@program("model_vjp_fixed_point", args=lambda rng: (normal(rng, (4, 8)) * 0.4, normal(rng, (8, 2)) * 0.4,
+                                                    normal(rng, (2,)), normal(rng, (4,))))
+def model_vjp_fixed_point(w1, w2, z, x0):
+    # The seed thread's inner loop: x <- x + k * f_bwd(z - f(x)), with f a small MLP and
+    # f_bwd its vector-Jacobian product, 25 steps of a scan.
+    def f(x):
+        return jax.nn.sigmoid(jax.nn.softplus(x @ w1) @ w2)
+
+    def step(x, _):
+        fx, f_bwd = jax.vjp(f, x)
+        (update,) = f_bwd(z - fx)
+        x = x + 0.5 * update
+        return x, jnp.sum((z - fx) ** 2)
+
+    return lax.scan(step, x0, None, length=25)
