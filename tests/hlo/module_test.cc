@@ -191,7 +191,22 @@ ENTRY e {
   EXPECT_TRUE(m.entry().root().operands.empty());
 }
 
+// Timing means nothing in unoptimised or sanitizer builds (and takes ~10 s there).
+#if defined(__SANITIZE_ADDRESS__)
+#define LF_TIMING_IS_MEANINGFUL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LF_TIMING_IS_MEANINGFUL 0
+#endif
+#endif
+#if !defined(LF_TIMING_IS_MEANINGFUL) && defined(NDEBUG)
+#define LF_TIMING_IS_MEANINGFUL 1
+#elif !defined(LF_TIMING_IS_MEANINGFUL)
+#define LF_TIMING_IS_MEANINGFUL 0
+#endif
+
 TEST(Module, TenMegabyteConstantParsesQuickly) {
+  if (!LF_TIMING_IS_MEANINGFUL) GTEST_SKIP() << "not an optimised, unsanitised build";
   std::string text = "HloModule big\nENTRY e {\n  ROOT c = f32[1000,1000] constant({";
   for (int i = 0; i < 1000; ++i) {
     text += i ? ", {" : "{";
@@ -205,8 +220,8 @@ TEST(Module, TenMegabyteConstantParsesQuickly) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(m.entry().root().literal->elements.size(), 1'000'000u);
   EXPECT_EQ(m.entry().root().literal->elements.back(), "0.123456");
-  // Well under a second in an optimised build; generous for sanitizer builds.
-  EXPECT_LT(seconds, 5.0);
+  // About 0.2 s on one core of a loaded machine; the bound leaves room for slow CI runners.
+  EXPECT_LT(seconds, 2.0);
   std::printf("10 MB constant parsed in %.3f s\n", seconds);
 }
 
