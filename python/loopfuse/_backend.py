@@ -1,0 +1,105 @@
+"""The C++ core (loopfuse._core): compiling HLO text, and the XLA FFI targets that run it.
+
+Everything that touches the extension module lives here, so the rest of the package can be
+imported (and explain itself) when the extension is missing or the platform is not supported.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Any
+
+import jax
+
+try:
+    from loopfuse import _core  # type: ignore[attr-defined]
+
+    IMPORT_ERROR: BaseException | None = None
+except ImportError as e:  # a source checkout without a build, or a broken build
+    _core = None
+    IMPORT_ERROR = e
+
+# The FFI target of each compile target. CUDA is registered too so that a program lowered for a
+# GPU reaches a handler that says clearly it is not built yet.
+FFI_TARGETS = {"cpu": "loopfuse_cpu", "cuda": "loopfuse_cuda"}
+
+
+class CompileError(ValueError):
+    """loopfuse cannot compile a program: an unsupported op, or the C++ build failed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CompiledProgram:
+    """A program the C++ core compiled (the executable itself stays in the process cache)."""
+
+    hlo: str
+    key: int
+    target: str
+    kernel_source: str
+    explain: str
+    compile_seconds: float
+    cache_hit: bool
+
+
+_lock = threading.Lock()
+_registered = False
+# HLO text and target -> the compiled program, or the error it gave (so a failure is not retried
+# on every trace).
+_compiled: dict[tuple[str, str], CompiledProgram | CompileError] = {}
+
+
+def available() -> bool:
+    return _core is not None
+
+
+def require_core() -> Any:
+    if _core is None:
+        raise ImportError(
+            f"loopfuse: the C++ extension loopfuse._core is not built or failed to load "
+            f"({IMPORT_ERROR}); install the package with `pip install .`"
+        )
+    return _core
+
+
+def register_ffi_targets() -> None:
+    """Registers the FFI handlers with XLA, once per process."""
+    global _registered
+    with _lock:
+        if _registered:
+            return
+        core = require_core()
+        jax.ffi.register_ffi_target(FFI_TARGETS["cpu"], core.cpu_handler(), platform="cpu")
+        try:
+            jax.ffi.register_ffi_target(FFI_TARGETS["cuda"], core.cuda_handler(), platform="CUDA")
+        except Exception:  # noqa: BLE001 -- a jaxlib without CUDA support: nothing to register
+            pass
+        _registered = True
+
+
+def compile_hlo(hlo: str, target: str, name: str) -> CompiledProgram:
+    """Compiles HLO text for `target` ("cpu" or "cuda"); raises CompileError when it cannot."""
+    core = require_core()
+    register_ffi_targets()
+    cached = _compiled.get((hlo, target))
+    if cached is None:
+        try:
+            info = core.compile(hlo, target, f"<{name}>")
+            cached = CompiledProgram(
+                hlo=hlo,
+                key=int(info.key),
+                target=target,
+                kernel_source=info.kernel_source,
+                explain=info.explain,
+                compile_seconds=float(info.compile_seconds),
+                cache_hit=bool(info.cache_hit),
+            )
+        except core.CompileError as e:
+            cached = CompileError(str(e))
+        except RuntimeError as e:  # the host compiler failed, or the target is not built
+            cached = CompileError(f"loopfuse: building the kernel failed: {e}")
+        with _lock:
+            _compiled[(hlo, target)] = cached
+    if isinstance(cached, CompileError):
+        raise CompileError(str(cached))
+    return cached

@@ -1,0 +1,190 @@
+"""Running one traced, flat function through loopfuse inside a JAX trace.
+
+`apply(flat_fun, args, options)` is what `lf.jit` calls while jax.jit traces it. It lowers
+`flat_fun` (a function of a flat list of arrays returning a flat list of arrays) to HLO for the
+arguments' avals, compiles it with the C++ core at trace time, and emits an XLA FFI call to the
+compiled program, wrapped so that JAX's transformations work:
+
+    custom_vjp        grad: the backward pass is jax.vjp of flat_fun, itself run through apply()
+      custom_vmap     vmap: the rule runs apply() on jax.vmap(flat_fun), one batched kernel
+        ffi_call      XLA calls the handler on its own thread; buffers are read in place
+
+(custom_vjp must be outside custom_vmap: custom_vmap has no reverse-mode rule.) When loopfuse
+cannot compile the program, apply() warns once per lf.jit function (or raises, with
+fallback="error") and traces flat_fun itself, so XLA runs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Any, Callable, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import custom_batching
+
+from loopfuse import _backend
+from loopfuse._source_location import first_diagnostic, python_location
+
+FlatFun = Callable[..., Sequence[Any]]
+
+
+@dataclasses.dataclass
+class Options:
+    """What one lf.jit function decided, shared by its backward and batched programs."""
+
+    name: str
+    fallback: str  # "warn" or "error"
+    platform: str | None  # "cpu", "cuda", or None for the default backend
+    warned: bool = False
+    # The most recent program compiled for this function (for tests and introspection).
+    last_program: _backend.CompiledProgram | None = None
+    fallbacks: int = 0
+
+    def target(self) -> str:
+        platform = self.platform or jax.default_backend()
+        return "cpu" if platform == "cpu" else "cuda"
+
+
+def _aval_struct(x: Any) -> jax.ShapeDtypeStruct:
+    aval = jax.typeof(x)
+    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=getattr(aval, "weak_type", False))
+
+
+def lower_to_hlo(flat_fun: FlatFun, args: Sequence[Any], target: str):
+    """jax's own lowering of flat_fun for the avals of args: every parameter kept, in order."""
+    jitted = jax.jit(flat_fun, keep_unused=True)
+    traced = jitted.trace(*[_aval_struct(a) for a in args])
+    return traced.lower(lowering_platforms=(target,))
+
+
+def _fallback_message(options: Options, error: _backend.CompileError, lowered: Any) -> str:
+    message = str(error)
+    summary = message.strip().splitlines()[0] if message.strip() else "compile failed"
+    where = None
+    first = first_diagnostic(message)
+    if first is not None:
+        line, summary = first
+        try:
+            where = python_location(
+                lowered.as_text(dialect="hlo"), lowered.as_text(dialect="hlo", debug_info=True), line
+            )
+        except Exception:  # noqa: BLE001 -- the location is a courtesy; never fail because of it
+            where = None
+    at = f" at {where}" if where else ""
+    return f"loopfuse: {options.name}: {summary}{at}"
+
+
+def _run_with_xla(
+    flat_fun: FlatFun,
+    args: Sequence[Any],
+    options: Options,
+    error: _backend.CompileError,
+    lowered: Any,
+) -> list[Any]:
+    message = _fallback_message(options, error, lowered)
+    if options.fallback == "error":
+        raise _backend.CompileError(f"{message}\n\n{error}") from None
+    options.fallbacks += 1
+    if not options.warned:
+        options.warned = True
+        warnings.warn(f"{message}; running it with XLA", RuntimeWarning, stacklevel=4)
+    return list(flat_fun(*args))
+
+
+def _is_differentiable(x: Any) -> bool:
+    return jnp.issubdtype(jax.typeof(x).dtype, jnp.inexact)
+
+
+def apply(flat_fun: FlatFun, args: Sequence[Any], options: Options) -> list[Any]:
+    """Runs flat_fun(*args) as one loopfuse kernel (or with XLA, on fallback)."""
+    args = list(args)
+    target = options.target()
+    lowered = lower_to_hlo(flat_fun, args, target)
+    out_structs = [jax.ShapeDtypeStruct(o.shape, o.dtype) for o in lowered.out_info]
+    if not out_structs:
+        return []
+    hlo = lowered.as_text(dialect="hlo")
+    try:
+        program = _backend.compile_hlo(hlo, target, options.name)
+    except _backend.CompileError as e:
+        return _run_with_xla(flat_fun, args, options, e, lowered)
+    options.last_program = program
+    call = jax.ffi.ffi_call(
+        _backend.FFI_TARGETS[target],
+        out_structs,
+        # Never reached through vmap (custom_vmap below batches the whole program); sequential
+        # is only the correct-but-slow answer should some transformation get past it.
+        vmap_method="sequential",
+    )
+
+    # MLIR attributes have no unsigned 64-bit integers here: the key travels as its int64 bits.
+    key = np.array(program.key, dtype=np.uint64).view(np.int64)[()]
+
+    def run_kernel(*xs: Any) -> list[Any]:
+        return list(call(*xs, hlo=hlo, key=key))
+
+    @custom_batching.custom_vmap
+    def batchable(*xs: Any) -> list[Any]:
+        return run_kernel(*xs)
+
+    @batchable.def_vmap
+    def batch_rule(axis_size: int, in_batched: Sequence[bool], *xs: Any):
+        in_axes = tuple(0 if b else None for b in in_batched)
+        batched_fun = jax.vmap(lambda *ys: list(flat_fun(*ys)), in_axes=in_axes, axis_size=axis_size)
+        outs = apply(batched_fun, xs, options)
+        return outs, [True] * len(outs)
+
+    @jax.custom_vjp
+    def differentiable(*xs: Any) -> list[Any]:
+        return batchable(*xs)
+
+    def fwd(*xs: Any):
+        return batchable(*xs), xs
+
+    def bwd(primals: tuple[Any, ...], cotangents: Sequence[Any]):
+        return _backward(flat_fun, primals, cotangents, options)
+
+    differentiable.defvjp(fwd, bwd)
+    return list(differentiable(*args))
+
+
+def _backward(
+    flat_fun: FlatFun, primals: Sequence[Any], cotangents: Sequence[Any], options: Options
+) -> tuple[Any, ...]:
+    """Cotangents of the inputs: jax.vjp of flat_fun, itself compiled by loopfuse.
+
+    The residuals are the primal inputs (the backward program recomputes the forward pass), and
+    only inexact inputs and outputs take part: integer ones have float0 cotangents, which no
+    kernel can take or give.
+    """
+    n = len(primals)
+    diff_in = [i for i in range(n) if _is_differentiable(primals[i])]
+    float_cts = [ct for ct in cotangents if jnp.issubdtype(ct.dtype, jnp.inexact)]
+    if not diff_in:
+        return (None,) * n
+
+    def backward_fun(*xs: Any) -> list[Any]:
+        fixed, diff_cts = list(xs[:n]), list(xs[n:])
+
+        def of_diff_inputs(*diff_values: Any) -> list[Any]:
+            full = list(fixed)
+            for i, v in zip(diff_in, diff_values):
+                full[i] = v
+            return list(flat_fun(*full))
+
+        outs, vjp = jax.vjp(of_diff_inputs, *[fixed[i] for i in diff_in])
+        it = iter(diff_cts)
+        cts = [
+            next(it) if jnp.issubdtype(o.dtype, jnp.inexact) else np.zeros(o.shape, jax.dtypes.float0)
+            for o in outs
+        ]
+        return list(vjp(cts))
+
+    grads = apply(backward_fun, list(primals) + float_cts, options)
+    result: list[Any] = [None] * n
+    for i, g in zip(diff_in, grads):
+        result[i] = g
+    return tuple(result)
