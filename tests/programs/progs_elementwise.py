@@ -109,3 +109,35 @@ def elementwise_f64(x, y):
 def elementwise_f64_edges(x):
     return (jnp.exp(x), jnp.log(x), jnp.tanh(x), lax.erf(x), jnp.isfinite(x),
             jnp.maximum(x, 0.0), jnp.minimum(x, -0.0), x.astype(jnp.float32))
+
+
+# Cross tables: every pair of special values (rows = x, columns = y).
+TABLE_X = np.array([0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -8.0, INF, -INF, NAN], np.float32)
+TABLE_Y = np.array([0.0, -0.0, 0.5, -0.5, 1.0, 2.0, 3.0, -1.0, -2.0, 1 / 3, INF, -INF, NAN], np.float32)
+
+
+def _tables(rng):
+    # A random factor of exactly 1 keeps the table; inputs stay non-trivial.
+    return TABLE_X[:, None] * np.ones((1, TABLE_Y.size), np.float32), TABLE_Y[None, :] * np.ones(
+        (TABLE_X.size, 1), np.float32)
+
+
+@program("elementwise_special_tables", args=_tables)
+def elementwise_special_tables(x, y):
+    # pow(0, -1) = inf, pow(-8, 1/3) = NaN, pow(NaN, 0) = 1, atan2(+-0, -0) = +-pi, ...
+    return (jnp.power(x, y), jnp.arctan2(x, y), x / y, jnp.fmod(x, y), jnp.maximum(x, y), jnp.minimum(x, y),
+            x * y, x - y, lax.clamp(np.float32(-1), x, np.float32(1)), x < y, x == y)
+
+
+def _half_edges(rng):
+    values = np.array([0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, np.inf, -np.inf, np.nan, 65504.0, -65504.0,
+                       6.1e-5, 6e-8, 1e-3, 11.0, 12.0, -12.0, 88.0, -88.0], np.float32)
+    x = np.concatenate([values, normal(rng, (12,)) * 4])
+    return x.astype(np.float16), x.astype(jnp.bfloat16)
+
+
+@program("elementwise_half_edges", args=_half_edges)
+def elementwise_half_edges(h, b):
+    # f16/bf16 overflow, subnormals, NaN and ties, in arithmetic, transcendentals and sort.
+    return (h * h, h + np.float16(65504), jnp.exp(h), jnp.log(h), jnp.tanh(h), jnp.round(h), jnp.isfinite(h),
+            jnp.sort(h), b * b, jnp.exp(b), lax.erf(b), jnp.floor(b), jnp.sort(b), jnp.maximum(h, -h))

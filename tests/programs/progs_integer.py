@@ -121,3 +121,9 @@ def int_compare_all(s, u):
 def pred_logic(p, q):
     return (p & q, p | q, p ^ q, ~p, jnp.logical_not(q), p == q, p != q, p < q, p >= q,
             jnp.where(p, q, ~q), p.astype(jnp.int32) + q)
+
+
+@program("int_power", args=lambda rng: (ints(rng, (16,), -4, 5), np.arange(16, dtype=np.int32) % 9 - 1))
+def int_power(x, n):
+    # An integer power with a traced exponent is a square-and-multiply loop; x**3 is unrolled.
+    return jnp.power(x, jnp.maximum(n, 0)), x**3, lax.integer_pow(x, 5)

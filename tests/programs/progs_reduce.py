@@ -92,3 +92,11 @@ def reduce_variance_layernorm(x, gamma, beta):
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     return (x - mean) * lax.rsqrt(var + 1e-5) * gamma + beta
+
+
+@program("reduce_custom_init", args=lambda rng: (normal(rng, (4, 6)), ints(rng, (4, 6), 0, 1000, np.uint32)))
+def reduce_custom_init(x, u):
+    # lax.reduce with a non-identity init value (counted once per output) and bitwise monoids.
+    return (lax.reduce(x, np.float32(5.0), lax.add, (0,)), lax.reduce(x, np.float32(0.5), lax.max, (1,)),
+            lax.reduce(u, np.uint32(0), lax.bitwise_or, (0,)), lax.reduce(u, np.uint32(0xFFFFFFFF), lax.bitwise_and, (1,)),
+            lax.reduce(u, np.uint32(0), lax.bitwise_xor, (0, 1)))

@@ -85,3 +85,11 @@ def shapes_tile_repeat(x):
 def shapes_select_where(x, y, k):
     return jnp.where(k == 1, x, y), lax.select(x > y, x, y), jnp.select([k == 0, k == 1], [x, y], 0.5), \
         lax.select_n(k, x, y, x * y)
+
+
+@program("shapes_dynamic_index_types", x64=True, args=lambda rng: (normal(rng, (6, 5), np.float64), np.int64(4),
+                                                                   np.uint32(1), np.int8(-1)))
+def shapes_dynamic_index_types(x, i, j, k):
+    # Start indices of type s64, u32 and s8 (all indices of one op share a type).
+    return (lax.dynamic_slice(x, (i, i - 3), (2, 3)), lax.dynamic_slice(x, (j, j + np.uint32(1)), (4, 2)),
+            lax.dynamic_update_slice(x, x[:1, :2] * 10, (k, k + np.int8(3))))
