@@ -147,7 +147,7 @@ ENTRY e {
 
 TEST(Module, DumpFileHeaderCommentsAndStackFrameTables) {
   Module m = parseText(R"(// A dump of module jit_g
-HloModule jit_g, is_scheduled=true, entry_computation_layout={(f32[2,2]{1,0}, /*index=1*/f32[2]{0})->f32[2]{0}}, allow_spmd_sharding_propagation_to_output={true}, frontend_attributes={fingerprint_before_lhs="abc"}
+HloModule jit_g, is_scheduled=true, entry_computation_layout={(f32[2,2]{1,0}, /*index=1*/f32[2]{0})->f32[2]{0}}, allow_spmd_sharding_propagation_to_output={true}, frontend_attributes={fingerprint_before_lhs="abc"}, input_output_alias={ {0}: (0, {}, may-alias) }
 
 FileNames
 1 "/x.py"
@@ -168,7 +168,8 @@ ENTRY %main (a: f32[2,2], b: f32[2]) -> f32[2] {
   ROOT %d = f32[2]{0} dot(%a, %b), lhs_contracting_dims={1}, rhs_contracting_dims={0}, metadata={op_name="jit(g)/dot_general" stack_frame_id=1}
 } // main
 )");
-  ASSERT_EQ(m.attributes.size(), 4u);
+  ASSERT_EQ(m.attributes.size(), 5u);
+  EXPECT_EQ(m.attributes[4].value, "{ {0}: (0, {}, may-alias) }");
   EXPECT_EQ(m.attributes[1].value, "{(f32[2,2]{1,0}, /*index=1*/f32[2]{0})->f32[2]{0}}");
   EXPECT_EQ(m.attributes[3].name, "frontend_attributes");
   EXPECT_EQ(m.attributes[3].value, R"({fingerprint_before_lhs="abc"})");

@@ -55,5 +55,43 @@ TEST(RealJax, ScanShortForm) {
   EXPECT_EQ(cond->root().attr("direction")->value, "LT");
 }
 
+TEST(RealJax, CompiledDumpWithFusionsAndBackendConfig) {
+  Module m = parseText(testdata("xla_compiled_random_normal.hlo"));
+  EXPECT_EQ(m.name, "jit_random_normal");
+  ASSERT_GE(m.attributes.size(), 2u);
+  EXPECT_EQ(m.attributes[0].name, "is_scheduled");
+  const Instruction* loop = nullptr;
+  for (const Computation& c : m.computations)
+    if (const Instruction* i = c.find("while.29")) loop = i;
+  ASSERT_NE(loop, nullptr);
+  EXPECT_EQ(loop->shape.toString(),
+            "(s32[], u32[4,3], u32[4,3], u32[], u32[], u32[], u32[4], u32[4])");
+  EXPECT_EQ(loop->attr("condition")->value, "%region_1.2.clone.clone");
+  EXPECT_EQ(loop->attr("backend_config")->value,
+            R"({"dynamic_variables":[],"known_induction_variable":{"tuple_index":"0"},)"
+            R"("known_init_step":{"init":"0","step":"1"},"known_trip_count":{"n":"5"}})");
+  int fusions = 0;
+  for (const Computation& c : m.computations)
+    for (const Instruction& i : c.instructions)
+      if (i.opcode == "fusion") {
+        ++fusions;
+        ASSERT_NE(i.attr("calls"), nullptr);
+        std::string callee = i.attr("calls")->value.substr(1);  // without '%'
+        EXPECT_NE(m.find(callee), nullptr) << callee;
+      }
+  EXPECT_EQ(fusions, 10);
+}
+
+TEST(RealJax, ShortFormKeepsSdyFrontendAttributes) {
+  Module m = parseText(testdata("jax_random_normal.hlo"));
+  ASSERT_EQ(m.attributes.size(), 2u);
+  EXPECT_EQ(m.attributes[1].value, "{xla.sdy.meshes={empty_mesh = #sdy.mesh<[]>}}");
+  const Instruction* key = nullptr;
+  for (const Computation& c : m.computations)
+    if (const Instruction* i = c.find("constant.42")) key = i;
+  ASSERT_NE(key, nullptr);
+  EXPECT_EQ(key->literal->elements, std::vector<std::string>{"466688986"});
+}
+
 }  // namespace
 }  // namespace lf::hlo
