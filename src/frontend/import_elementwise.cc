@@ -1,0 +1,111 @@
+// Elementwise HLO ops: unary, binary, compare, select and clamp. Operands and result keep their
+// declared types; ir::checkOp (via emit) enforces XLA's rules.
+#include "frontend/importer.h"
+#include "hlo/attributes.h"
+
+namespace lf::frontend {
+namespace {
+
+using ir::OpKind;
+
+template <OpKind K>
+Values unary(InstrContext& c) {
+  c.expectOperands(1);
+  return {c.emit1(K, {c.array(0)})};
+}
+
+template <OpKind K>
+Values binary(InstrContext& c) {
+  c.expectOperands(2);
+  return {c.emit1(K, {c.array(0), c.array(1)})};
+}
+
+template <OpKind K>
+Values ternary(InstrContext& c) {
+  c.expectOperands(3);
+  return {c.emit1(K, {c.array(0), c.array(1), c.array(2)})};
+}
+
+ir::CompareDirection parseDirection(const std::string& s) {
+  if (s == "EQ") return ir::CompareDirection::EQ;
+  if (s == "NE") return ir::CompareDirection::NE;
+  if (s == "LT") return ir::CompareDirection::LT;
+  if (s == "LE") return ir::CompareDirection::LE;
+  if (s == "GT") return ir::CompareDirection::GT;
+  return ir::CompareDirection::GE;
+}
+
+// XLA's default comparison type for an element type.
+ir::CompareType defaultCompareType(DType t) {
+  if (isFloat(t)) return ir::CompareType::Float;
+  if (isSignedInt(t)) return ir::CompareType::Signed;
+  return ir::CompareType::Unsigned;
+}
+
+Values compare(InstrContext& c) {
+  c.expectOperands(2);
+  ir::Value* a = c.array(0);
+  ir::Value* b = c.array(1);
+  ir::CompareAttrs attrs;
+  attrs.direction = parseDirection(hlo::readComparisonDirection(c.attr("direction")));
+  attrs.type = defaultCompareType(a->type.dtype);
+  if (const hlo::Attribute* t = c.optAttr("type")) {
+    std::string s = hlo::readComparisonType(*t);
+    attrs.type = s == "FLOAT"        ? ir::CompareType::Float
+                 : s == "TOTALORDER" ? ir::CompareType::TotalOrder
+                 : s == "SIGNED"     ? ir::CompareType::Signed
+                                     : ir::CompareType::Unsigned;
+  }
+  return {c.emit1(OpKind::Compare, {a, b}, attrs)};
+}
+
+}  // namespace
+
+void addElementwiseHandlers(HandlerTable& t) {
+  t["abs"] = unary<OpKind::Abs>;
+  t["negate"] = unary<OpKind::Negate>;
+  t["sign"] = unary<OpKind::Sign>;
+  t["floor"] = unary<OpKind::Floor>;
+  t["ceil"] = unary<OpKind::Ceil>;
+  t["round-nearest-afz"] = unary<OpKind::RoundNearestAfz>;
+  t["round-nearest-even"] = unary<OpKind::RoundNearestEven>;
+  t["exponential"] = unary<OpKind::Exp>;
+  t["exponential-minus-one"] = unary<OpKind::Expm1>;
+  t["log"] = unary<OpKind::Log>;
+  t["log-plus-one"] = unary<OpKind::Log1p>;
+  t["sqrt"] = unary<OpKind::Sqrt>;
+  t["rsqrt"] = unary<OpKind::Rsqrt>;
+  t["cbrt"] = unary<OpKind::Cbrt>;
+  t["tanh"] = unary<OpKind::Tanh>;
+  t["logistic"] = unary<OpKind::Logistic>;
+  t["sine"] = unary<OpKind::Sin>;
+  t["cosine"] = unary<OpKind::Cos>;
+  t["tan"] = unary<OpKind::Tan>;
+  t["erf"] = unary<OpKind::Erf>;
+  t["is-finite"] = unary<OpKind::IsFinite>;
+  t["not"] = unary<OpKind::Not>;
+  t["popcnt"] = unary<OpKind::Popcnt>;
+  t["count-leading-zeros"] = unary<OpKind::Clz>;
+  t["convert"] = unary<OpKind::Convert>;
+  t["bitcast-convert"] = unary<OpKind::BitcastConvert>;
+  t["add"] = binary<OpKind::Add>;
+  t["subtract"] = binary<OpKind::Subtract>;
+  t["multiply"] = binary<OpKind::Multiply>;
+  t["divide"] = binary<OpKind::Divide>;
+  t["remainder"] = binary<OpKind::Remainder>;
+  t["power"] = binary<OpKind::Power>;
+  t["maximum"] = binary<OpKind::Maximum>;
+  t["minimum"] = binary<OpKind::Minimum>;
+  t["and"] = binary<OpKind::And>;
+  t["or"] = binary<OpKind::Or>;
+  t["xor"] = binary<OpKind::Xor>;
+  t["shift-left"] = binary<OpKind::ShiftLeft>;
+  t["shift-right-logical"] = binary<OpKind::ShiftRightLogical>;
+  t["shift-right-arithmetic"] = binary<OpKind::ShiftRightArithmetic>;
+  t["atan2"] = binary<OpKind::Atan2>;
+  t["compare"] = compare;
+  t["select"] = ternary<OpKind::Select>;
+  t["clamp"] = ternary<OpKind::Clamp>;
+}
+
+}  // namespace lf::frontend

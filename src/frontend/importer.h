@@ -1,0 +1,124 @@
+// Internal to src/frontend: the driver that walks HLO computations and the context each per-opcode
+// mapping function sees. An HLO value maps to a list of ir::Value* (its flattened tuple leaves; a
+// token is the empty list), so tuple, get-tuple-element and call only reorganise lists.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "hlo/ast.h"
+#include "ir/ir.h"
+
+namespace lf::frontend {
+
+using Values = std::vector<ir::Value*>;
+
+// Thrown when an instruction cannot be imported because an operand already failed (and was
+// reported): the dependent instruction is skipped silently.
+struct Poisoned {};
+
+class Importer;
+
+// One HLO instruction being imported into `region`.
+class InstrContext {
+ public:
+  InstrContext(Importer& importer, const hlo::Computation& comp, const hlo::Instruction& inst,
+               ir::Region& region, std::vector<Values> operands)
+      : importer(importer), comp(comp), inst(inst), region(region), operands(std::move(operands)) {}
+
+  Importer& importer;
+  const hlo::Computation& comp;
+  const hlo::Instruction& inst;
+  ir::Region& region;
+  std::vector<Values> operands;  // flattened leaves, one list per HLO operand
+
+  void expectOperands(size_t n) const;
+  void expectOperandsAtLeast(size_t n) const;
+  ir::Value* array(size_t i) const;  // operand i, which must be one array
+  const hlo::Shape& operandShape(size_t i) const;
+  ir::Type resultType() const;                // the instruction's shape, which must be one array
+  std::vector<ir::Type> resultTypes() const;  // the flattened leaves of the instruction's shape
+
+  const hlo::Attribute& attr(std::string_view name) const;  // required: fails when absent
+  const hlo::Attribute* optAttr(std::string_view name) const { return inst.attr(name); }
+
+  // Appends an op, then checks it with XLA's shape rules; a mismatch is reported at the
+  // instruction ("type mismatch: add operands f32[2] and f32[3]").
+  ir::Op* emit(ir::OpKind kind, Values operands, std::vector<ir::Type> types,
+               ir::Attrs attrs = ir::NoAttrs{});
+  // Runs the shape rules on an op whose regions are now complete (emit skips ops with regions).
+  void check(const ir::Op* op) const;
+  // One result whose type is the instruction's declared shape.
+  ir::Value* emit1(ir::OpKind kind, Values operands, ir::Attrs attrs = ir::NoAttrs{});
+
+  // Adds a region to `op` holding the named computation; its parameter i becomes region
+  // arguments of paramTypes[i] (several for a tuple parameter); it yields the root's leaves.
+  ir::Region* addRegion(ir::Op* op, std::string_view attrName,
+                        const std::vector<std::vector<ir::Type>>& paramTypes);
+  ir::Region* addRegionFor(ir::Op* op, const std::string& compName,
+                           const std::vector<std::vector<ir::Type>>& paramTypes);
+  // Imports the named computation into the current region with the given parameter values.
+  Values inlineCall(const std::string& compName, const std::vector<Values>& args);
+
+  [[noreturn]] void fail(const std::string& message) const;
+  std::string where() const;  // "(instruction x in computation y)"
+};
+
+using Handler = Values (*)(InstrContext&);
+using HandlerTable = std::unordered_map<std::string, Handler>;
+
+class Importer {
+ public:
+  explicit Importer(const hlo::Module& module) : module_(module) {}
+  ir::Program run();
+
+  // Imports `comp` into `region` with parameter(i) bound to args[i]; returns the root's leaves.
+  // Failures inside are recorded; throws Poisoned when the root could not be imported.
+  Values importComputation(const hlo::Computation& comp, ir::Region& region,
+                           const std::vector<Values>& args);
+  const hlo::Computation& computation(const std::string& name, const InstrContext& at) const;
+
+ private:
+  Values importInstruction(const hlo::Computation& comp, const hlo::Instruction& inst,
+                           ir::Region& region, const std::vector<Values>& args,
+                           std::vector<Values> operands);
+
+  const hlo::Module& module_;
+  std::vector<Diagnostic> diags_;
+  std::vector<const hlo::Computation*> callStack_;  // to reject recursion
+};
+
+// The per-family mapping tables (import_*.cc) and their union.
+void addElementwiseHandlers(HandlerTable& table);
+void addShapeHandlers(HandlerTable& table);
+void addComputeHandlers(HandlerTable& table);
+void addControlFlowHandlers(HandlerTable& table);
+const HandlerTable& handlers();
+// The custom-call targets import_control_flow.cc recognises.
+bool isKnownCustomCallTarget(std::string_view target);
+extern const char* const kKnownCustomCallTargets[];
+extern const size_t kNumKnownCustomCallTargets;
+
+// Shapes (shapes.cc). toIrType throws CompileError for tuples, tokens, unsupported element types
+// and dynamic dimensions.
+ir::Type toIrType(const hlo::Shape& shape);
+std::vector<ir::Type> flattenShape(const hlo::Shape& shape);  // tokens contribute nothing
+size_t leafCount(const hlo::Shape& shape);
+bool containsToken(const hlo::Shape& shape);
+// "" when every element type in `shape` is supported; else the diagnostic text for the first bad
+// one.
+std::string unsupportedTypeIn(const hlo::Shape& shape);
+
+// Constants (constants.cc): the literal's elements as little-endian bytes of `type`.
+std::vector<uint8_t> literalBytes(const hlo::Literal& literal, const ir::Type& type);
+
+// Instructions of `comp` reachable from its root, operands first (HLO text need not be ordered).
+std::vector<int> reachableInOrder(const hlo::Computation& comp);
+
+// Every unsupported opcode, custom-call target, element type and dynamic shape reachable from the
+// entry computation (unsupported.cc), one diagnostic each.
+std::vector<Diagnostic> findUnsupported(const hlo::Module& module);
+
+}  // namespace lf::frontend
