@@ -50,8 +50,7 @@ class Lexer {
   // comments, and NUL bytes.
   Token next();
 
-  // The token after the next one would be lexed from here; `peek` lexes one token without
-  // consuming it.
+  // The token that next() would return, without consuming it.
   Token peek();
 
   // Reads an attribute value starting at the current position (after `name=`): a run of
@@ -59,9 +58,6 @@ class Lexer {
   // brackets ({[( and quoted strings inside are balanced. Throws on mismatched brackets, an
   // unterminated string, nesting deeper than kMaxDepth, or an empty value.
   Token scanRawValue();
-
-  // Whether the character right after the last token is `c` (no whitespace in between).
-  bool nextCharIs(char c) const { return pos_ < text_.size() && text_[pos_] == c; }
 
   SourceLoc location() const { return {line_, col_}; }
 

@@ -37,7 +37,7 @@ Token Parser::expect(TokKind kind, const char* what) {
   return take();
 }
 
-Token Parser::expectName(const std::string& what) {
+Token Parser::expectName(const char* what) {
   if (!at(TokKind::kName) && !at(TokKind::kIdent)) failExpected(what);
   return take();
 }

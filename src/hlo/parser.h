@@ -33,7 +33,7 @@ class Parser {
   // "expected X" at the current token, naming what was found instead.
   [[noreturn]] void failExpected(const std::string& what) const;
   // A name: `%x` or `x`.
-  Token expectName(const std::string& what);
+  Token expectName(const char* what);
 
   // parser.cc
   void skipStackFrameTable();
