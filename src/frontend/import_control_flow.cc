@@ -139,6 +139,7 @@ void addControlFlowHandlers(HandlerTable& t) {
   t["get-tuple-element"] = getTupleElement;
   t["copy"] = forward;
   t["optimization-barrier"] = forward;
+  t["opt-barrier"] = forward;  // the spelling XLA prints
   t["after-all"] = afterAll;
   t["add-dependency"] = addDependency;
   t["custom-call"] = customCall;

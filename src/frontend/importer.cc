@@ -280,6 +280,7 @@ const HandlerTable& handlers() {
     addShapeHandlers(t);
     addComputeHandlers(t);
     addControlFlowHandlers(t);
+    addScanHandler(t);
     return t;
   }();
   return table;

@@ -95,6 +95,7 @@ void addElementwiseHandlers(HandlerTable& table);
 void addShapeHandlers(HandlerTable& table);
 void addComputeHandlers(HandlerTable& table);
 void addControlFlowHandlers(HandlerTable& table);
+void addScanHandler(HandlerTable& table);
 const HandlerTable& handlers();
 // The custom-call targets import_control_flow.cc recognises.
 bool isKnownCustomCallTarget(std::string_view target);
