@@ -79,9 +79,9 @@ TEST(CliInspect, SupportedProgramExitsZero) {
   EXPECT_TRUE(contains(r.out, "parameter 0: x.1 f32[3]")) << r.out;
   EXPECT_TRUE(contains(r.out, "output 0: f32[3]")) << r.out;
   EXPECT_TRUE(contains(r.out, "main.3 (entry): 6 instructions")) << r.out;
-  EXPECT_TRUE(contains(r.out, "get-tuple-element: 5")) << r.out;
+  EXPECT_TRUE(contains(r.out, "get-tuple-element: 6")) << r.out;
   EXPECT_TRUE(contains(r.out, "loops: 1")) << r.out;
-  EXPECT_TRUE(contains(r.out, "while.5 (line 26, in main.3): depth 0, trip count 5")) << r.out;
+  EXPECT_TRUE(contains(r.out, "while.5 (line 30, in main.3): depth 0, trip count 5")) << r.out;
   EXPECT_TRUE(contains(r.out, "unsupported: none")) << r.out;
 }
 
