@@ -1,6 +1,6 @@
 // The CUDA prelude (lf_cuda.h + lf_common.h, as embedded for the emitter) compiles with NVRTC for
 // compute_90 with no warning, with every scalar function instantiated for every element type it
-// takes, in block mode and in grid mode. Skipped only when no libnvrtc can be opened.
+// takes; the grid-mode barrier compiles too. Skipped only when no libnvrtc can be opened.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -115,12 +115,9 @@ std::string instantiateAll() {
   return s;
 }
 
-std::string cudaSource(bool gridMode) {
-  std::string source = gridMode ? "#define LF_GRID_MODE 1\n" : "";
-  source += std::string(lf::codegen::preludeFile("lf_cuda.h"));
-  source += std::string(lf::codegen::preludeFile("lf_common.h"));
-  source += instantiateAll();
-  return source;
+std::string prelude() {
+  return std::string(lf::codegen::preludeFile("lf_cuda.h")) +
+         std::string(lf::codegen::preludeFile("lf_common.h"));
 }
 
 TEST(NvrtcPrelude, PreludeHeadersAreEmbedded) {
@@ -132,14 +129,28 @@ TEST(NvrtcPrelude, PreludeHeadersAreEmbedded) {
 
 TEST(NvrtcPrelude, EveryScalarFunctionCompilesWithoutWarnings) {
   if (!lf::runtime::nvrtcAvailable()) GTEST_SKIP() << "libnvrtc not found";
-  for (bool gridMode : {false, true}) {
-    SCOPED_TRACE(gridMode ? "grid mode" : "block mode");
-    const lf::runtime::NvrtcOutput out = lf::runtime::compileCudaToPtx(cudaSource(gridMode));
-    EXPECT_TRUE(out.ok) << out.log;
-    EXPECT_EQ(out.log, "");
-    EXPECT_NE(out.ptx.find(".entry lf_prelude_check"), std::string::npos);
-    EXPECT_NE(out.ptx.find(".target sm_90"), std::string::npos);
-  }
+  const lf::runtime::NvrtcOutput out = lf::runtime::compileCudaToPtx(prelude() + instantiateAll());
+  EXPECT_TRUE(out.ok) << out.log;
+  EXPECT_EQ(out.log, "");
+  EXPECT_NE(out.ptx.find(".entry lf_prelude_check"), std::string::npos);
+  EXPECT_NE(out.ptx.find(".target sm_90"), std::string::npos);
+}
+
+TEST(NvrtcPrelude, GridModeBarrierCompiles) {
+  if (!lf::runtime::nvrtcAvailable()) GTEST_SKIP() << "libnvrtc not found";
+  const std::string kernel = R"(
+extern "C" __global__ void lf_grid_check(LfKernelArgs args) {
+  float* data = (float*)args.out[0];
+  for (int i = LF_TID; i < 1000; i += LF_NTHREADS) data[i] = lf_tanh((float)i);
+  LF_BARRIER();
+  if (LF_TID == 0) data[0] = data[999];
+}
+)";
+  const lf::runtime::NvrtcOutput out =
+      lf::runtime::compileCudaToPtx("#define LF_GRID_MODE 1\n" + prelude() + kernel);
+  EXPECT_TRUE(out.ok) << out.log;
+  EXPECT_EQ(out.log, "");
+  EXPECT_NE(out.ptx.find("atom.global.add"), std::string::npos);  // the grid barrier's arrival
 }
 
 TEST(NvrtcPrelude, ReportsErrorsInTheLog) {
