@@ -17,6 +17,7 @@ fallback="error") and traces flat_fun itself, so XLA runs it.
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 from typing import Any, Callable, Sequence
 
@@ -90,7 +91,12 @@ def _run_with_xla(
     options.fallbacks += 1
     if not options.warned:
         options.warned = True
-        warnings.warn(f"{message}; running it with XLA", RuntimeWarning, stacklevel=4)
+        # Attributed to the user's code: the first frame outside loopfuse and jax.
+        warnings.warn(
+            f"{message}; running it with XLA",
+            RuntimeWarning,
+            skip_file_prefixes=(os.path.dirname(__file__), os.path.dirname(jax.__file__)),
+        )
     return list(flat_fun(*args))
 
 

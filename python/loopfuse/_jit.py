@@ -108,7 +108,7 @@ class JitFunction:
         platform = None if platform is None else ("cpu" if platform.lower() == "cpu" else "cuda")
         self._options = _call.Options(name=name, fallback=fallback, platform=platform)
         self._jitted = jax.jit(
-            self._traced,
+            self._traceable(self._options),
             static_argnums=nums,
             static_argnames=names,
             donate_argnums=_as_tuple(donate_argnums),
@@ -126,7 +126,7 @@ class JitFunction:
         """Lowers and compiles for these arguments; raises CompileError if loopfuse cannot."""
         options = dataclasses.replace(self._options, fallback="error", last_program=None)
         jax.jit(
-            functools.partial(self._traced, _options=options),
+            self._traceable(options),
             static_argnums=self._static_argnums,
             static_argnames=self._static_argnames,
         ).trace(*args, **kwargs)
@@ -139,9 +139,17 @@ class JitFunction:
         """How many traces of this function ran with XLA because loopfuse could not compile them."""
         return self._options.fallbacks
 
-    def _traced(self, *args: Any, _options: _call.Options | None = None, **kwargs: Any) -> Any:
+    def _traceable(self, options: _call.Options) -> Callable[..., Any]:
+        """The function jax.jit traces, named like the user's so that jax's errors name it."""
+
+        @functools.wraps(self._fun)
+        def traceable(*args: Any, **kwargs: Any) -> Any:
+            return self._trace(options, args, kwargs)
+
+        return traceable
+
+    def _trace(self, options: _call.Options, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs while jax.jit traces: the static arguments are Python values, the rest tracers."""
-        options = _options or self._options
         nargs = len(args)
         static_pos = {i if i >= 0 else nargs + i for i in self._static_argnums}
         static_pos = {i for i in static_pos if 0 <= i < nargs}
@@ -161,6 +169,8 @@ class JitFunction:
             out_leaves, tree = jax.tree_util.tree_flatten(out)
             out_tree[:] = [tree]
             return out_leaves
+
+        flat_fun.__name__ = options.name  # names the HLO module (jit_<name>) and kernel
 
         outs = _call.apply(flat_fun, leaves, options)
         if not out_tree:  # apply() never traced flat_fun: cannot happen, but say so if it does

@@ -1,0 +1,95 @@
+"""Shared set-up for the loopfuse pytest suite.
+
+Four CPU devices (for shard_map) must be requested before jax is imported, so it happens here.
+Helpers: `assert_close` (the per-dtype tolerances of src/runtime/tolerance.h), `corpus_programs`
+(the registry of tests/programs), and the `requires_core` marker that skips end-to-end tests
+cleanly when the extension is not built.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import pathlib
+import sys
+from typing import Any, Iterator
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+if "--xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = (
+        os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4"
+    ).strip()
+
+import jax  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import loopfuse as lf  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PROGRAMS_DIR = ROOT / "tests" / "programs"
+
+requires_core = pytest.mark.skipif(
+    not lf.available(), reason="the loopfuse._core extension is not built (pip install .)"
+)
+
+# The C++ tests' tolerances (src/runtime/tolerance.h): integers and pred exact, floats a few ulp.
+TOLERANCES = {
+    "float64": (1e-12, 1e-14),
+    "float32": (1e-5, 1e-6),
+    "float16": (4e-3, 1e-3),
+    "bfloat16": (3e-2, 1e-2),
+}
+
+
+def assert_close(actual: Any, expected: Any, *, what: str = "output", scale: float = 1.0) -> None:
+    """Same pytree, dtypes and shapes; values within the dtype's tolerance (NaN matches NaN).
+
+    `scale` widens float tolerances for results that went through more rounding than the
+    corpus' (gradients through loops).
+    """
+    actual_leaves, actual_tree = jax.tree_util.tree_flatten(actual)
+    expected_leaves, expected_tree = jax.tree_util.tree_flatten(expected)
+    assert actual_tree == expected_tree, f"{what}: pytree {actual_tree} != {expected_tree}"
+    for i, (a, e) in enumerate(zip(actual_leaves, expected_leaves)):
+        a, e = np.asarray(a), np.asarray(e)
+        label = f"{what} leaf {i}"
+        assert a.dtype == e.dtype, f"{label}: dtype {a.dtype} != {e.dtype}"
+        assert a.shape == e.shape, f"{label}: shape {a.shape} != {e.shape}"
+        if e.dtype.name in TOLERANCES:
+            rtol, atol = TOLERANCES[e.dtype.name]
+            np.testing.assert_allclose(
+                a.astype(np.float64),
+                e.astype(np.float64),
+                rtol=rtol * scale,
+                atol=atol * scale,
+                equal_nan=True,
+                err_msg=label,
+            )
+        else:  # integers, pred, and jax.random's bits: exact
+            np.testing.assert_array_equal(a, e, err_msg=label)
+
+
+def corpus_programs() -> dict[str, Any]:
+    """The corpus registry (tests/programs/registry.py) with every progs_*.py module loaded."""
+    if str(PROGRAMS_DIR) not in sys.path:
+        sys.path.insert(0, str(PROGRAMS_DIR))
+    registry = importlib.import_module("registry")
+    for path in sorted(PROGRAMS_DIR.glob("progs_*.py")):
+        importlib.import_module(path.stem)
+    return registry.PROGRAMS
+
+
+@contextlib.contextmanager
+def program_config(prog: Any) -> Iterator[None]:
+    """The program's jax.config settings and x64 flag, as the corpus generator sets them."""
+    saved = {key: getattr(jax.config, key) for key, _ in prog.config}
+    try:
+        for key, value in prog.config:
+            jax.config.update(key, value)
+        with jax.enable_x64(prog.x64):
+            yield
+    finally:
+        for key, value in saved.items():
+            jax.config.update(key, value)

@@ -1,0 +1,172 @@
+"""lf.jit's calling conventions (jax.jit's), introspection, and the JAX versions it supports."""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import loopfuse as lf
+from conftest import assert_close, requires_core
+
+pytestmark = requires_core
+
+
+def test_installed_jax_is_a_supported_version() -> None:
+    assert jax.__version__ in lf.SUPPORTED_JAX_VERSIONS
+
+
+def test_plain_call_and_both_decorator_forms() -> None:
+    def f(x, n):
+        return jax.lax.fori_loop(0, n, lambda i, v: v * 0.5 + jnp.sin(v), x)
+
+    x = jnp.linspace(-2.0, 2.0, 7)
+    expected = jax.jit(f, static_argnums=1)(x, 9)
+    assert_close(lf.jit(f, static_argnums=1)(x, 9), expected)
+    assert_close(lf.jit(static_argnums=(1,))(f)(x, 9), expected)
+
+    @lf.jit
+    def g(x):
+        return f(x, 9)
+
+    assert_close(g(x), expected)
+    assert g.__name__ == "g" and g.__wrapped__ is not None
+
+
+def test_pytrees_keyword_arguments_and_python_scalars() -> None:
+    def f(params, x, *, scale, bias=1.0):
+        h = jnp.tanh(x @ params["w"] + params["b"])
+        return {"out": h * scale + bias, "stats": (h.sum(), jnp.argmax(h))}
+
+    rng = np.random.default_rng(0)
+    params = {"w": rng.standard_normal((4, 3), np.float32), "b": np.float32(0.25)}
+    x = rng.standard_normal((5, 4)).astype(np.float32)
+    expected = jax.jit(f)(params, x, scale=2, bias=0.5)
+    actual = lf.jit(f)(params, x, scale=2, bias=0.5)
+    assert_close(actual, expected)
+    assert_close(lf.jit(f)(params, x=x, scale=3.0), jax.jit(f)(params, x=x, scale=3.0))
+
+
+def test_python_scalar_arguments_keep_jax_dtypes() -> None:
+    def f(x, k):
+        return x * k, k + 1
+
+    for x, k in ((np.float32(1.5), 2), (3, 4), (np.arange(3, dtype=np.int8), 2)):
+        assert_close(lf.jit(f)(x, k), jax.jit(f)(x, k), what=f"f({x!r}, {k!r})")
+
+
+def test_static_argnames_and_argnums_by_keyword() -> None:
+    def f(x, steps, mode="sin"):
+        op = jnp.sin if mode == "sin" else jnp.cos
+        return jax.lax.fori_loop(0, steps, lambda i, v: op(v) + i, x)
+
+    x = jnp.arange(4.0)
+    for kw in ({"steps": 3}, {"steps": 5, "mode": "cos"}):
+        expected = jax.jit(f, static_argnames=("steps", "mode"))(x, **kw)
+        assert_close(lf.jit(f, static_argnames=("steps", "mode"))(x, **kw), expected)
+        assert_close(lf.jit(f, static_argnums=(1, 2))(x, **kw), expected)
+
+
+def test_donated_arguments() -> None:
+    def f(state, x):
+        return jax.lax.fori_loop(0, 10, lambda i, s: s * 0.9 + x, state)
+
+    state, x = jnp.ones(8), jnp.arange(8.0)
+    expected = jax.jit(f)(state, x)
+    assert_close(lf.jit(f, donate_argnums=0)(jnp.ones(8), x), expected)
+
+
+def test_x64_setting_at_call_time() -> None:
+    def f(x):
+        return jax.lax.fori_loop(0, 4, lambda i, v: v * v + 0.1, x)
+
+    compiled = lf.jit(f)
+    with jax.enable_x64(True):
+        x64 = compiled(np.linspace(0.0, 0.5, 5))
+        assert x64.dtype == jnp.float64
+        assert_close(x64, jax.jit(f)(np.linspace(0.0, 0.5, 5)))
+    x32 = compiled(np.linspace(0.0, 0.5, 5))
+    assert x32.dtype == jnp.float32
+    assert_close(x32, jax.jit(f)(np.linspace(0.0, 0.5, 5)))
+
+
+def test_inside_a_larger_jit_and_in_a_scan_body() -> None:
+    @lf.jit
+    def step(h, x):
+        return jax.lax.fori_loop(0, 3, lambda i, v: jnp.tanh(v + x), h)
+
+    def outer(h0, xs):
+        def body(h, x):
+            h = step(h, x)
+            return h, h.sum()
+
+        return jax.lax.scan(body, h0, xs)
+
+    h0, xs = jnp.zeros(3), jnp.linspace(-1, 1, 12).reshape(4, 3)
+    expected = jax.jit(outer)(h0, xs)
+    assert_close(jax.jit(outer)(h0, xs), expected)  # traced once more: lf.jit inside jax.jit
+    with_xla = jax.jit(lambda h0, xs: jax.lax.scan(
+        lambda h, x: (jax.lax.fori_loop(0, 3, lambda i, v: jnp.tanh(v + x), h),) * 2, h0, xs))
+    assert_close(jax.jit(outer)(h0, xs)[0], with_xla(h0, xs)[0])
+    text = jax.jit(outer).lower(h0, xs).as_text()
+    assert "loopfuse_cpu" in text
+
+
+def test_compiles_once_per_signature() -> None:
+    traces = []
+
+    def f(x):
+        traces.append(x.shape)
+        return x * 2
+
+    compiled = lf.jit(f)
+    for _ in range(3):
+        compiled(jnp.ones(3))
+    compiled(jnp.ones(4))
+    # Once per new signature, plus once when loopfuse lowers each to HLO.
+    assert traces.count((3,)) <= 2 and traces.count((4,)) <= 2
+
+
+def test_lower_gives_hlo_kernel_source_explain_and_compile_time() -> None:
+    def f(x, n):
+        return jax.lax.fori_loop(0, n, lambda i, v: v + jnp.cos(v), x)
+
+    lowered = lf.jit(f).lower(jnp.ones(4), 5)
+    hlo = lowered.as_hlo_text()
+    assert hlo.startswith("HloModule") and "while" in hlo and "{...}" not in hlo
+    assert "cos" in lowered.kernel_source() or "LF_" in lowered.kernel_source()
+    assert lowered.explain().strip()
+    assert lowered.compile_seconds >= 0.0
+    assert isinstance(lowered.cache_hit, bool)
+
+
+def test_large_constants_are_compiled_in_full() -> None:
+    table = np.arange(1000, dtype=np.float32) / 7.0
+
+    def f(x):
+        return x * table
+
+    x = jnp.linspace(0.0, 1.0, 1000)
+    assert "{...}" not in lf.jit(f).lower(x).as_hlo_text()
+    assert_close(lf.jit(f)(x), jax.jit(f)(x))
+
+
+def test_method_decorator() -> None:
+    class Model:
+        def __init__(self, scale):
+            self.scale = scale
+
+        @functools.partial(lf.jit, static_argnums=0)
+        def apply(self, x):
+            return x * self.scale
+
+        def __hash__(self):
+            return hash(self.scale)
+
+        def __eq__(self, other):
+            return isinstance(other, Model) and other.scale == self.scale
+
+    assert_close(Model(3.0).apply(jnp.ones(2)), jnp.full(2, 3.0))
