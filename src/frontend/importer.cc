@@ -124,29 +124,55 @@ const hlo::Computation& Importer::computation(const std::string& name,
 
 std::vector<int> reachableInOrder(const hlo::Computation& comp) {
   std::unordered_map<std::string_view, int> index;
-  for (size_t i = 0; i < comp.instructions.size(); ++i)
+  for (size_t i = 0; i < comp.instructions.size(); ++i) {
     index[comp.instructions[i].name] = static_cast<int>(i);
+  }
+  auto operandsOf = [&](int node) {
+    std::vector<int> out;
+    for (const hlo::Operand& o : comp.instructions[node].operands) {
+      auto it = index.find(o.name);
+      if (it != index.end()) out.push_back(it->second);
+    }
+    return out;
+  };
   std::vector<int> order;
   if (comp.rootIndex < 0) return order;
-  std::vector<char> state(comp.instructions.size(), 0);  // 0 new, 1 on stack, 2 done
-  std::vector<std::pair<int, size_t>> stack{{comp.rootIndex, 0}};
-  state[comp.rootIndex] = 1;
-  // Iterative post-order, so that a long chain cannot overflow the stack. The parser has already
-  // rejected cycles and unknown operands.
-  while (!stack.empty()) {
-    auto& [node, next] = stack.back();
-    const auto& ops = comp.instructions[node].operands;
-    if (next < ops.size()) {
-      auto it = index.find(ops[next++].name);
-      if (it != index.end() && state[it->second] == 0) {
-        state[it->second] = 1;
-        stack.push_back({it->second, 0});
+  // Which instructions the root needs.
+  std::vector<char> needed(comp.instructions.size(), 0);
+  std::vector<int> work{comp.rootIndex};
+  needed[comp.rootIndex] = 1;
+  while (!work.empty()) {
+    int node = work.back();
+    work.pop_back();
+    for (int o : operandsOf(node)) {
+      if (!needed[o]) {
+        needed[o] = 1;
+        work.push_back(o);
       }
-      continue;
     }
-    state[node] = 2;
-    order.push_back(node);
-    stack.pop_back();
+  }
+  // Text order, except that an operand written later is pulled in before its user (XLA allows
+  // any order). Iterative post-order, so that a long chain cannot overflow the stack; the parser
+  // has already rejected cycles.
+  std::vector<char> done(comp.instructions.size(), 0);
+  for (size_t start = 0; start < comp.instructions.size(); ++start) {
+    if (!needed[start] || done[start]) continue;
+    std::vector<std::pair<int, size_t>> stack{{static_cast<int>(start), 0}};
+    done[start] = 1;
+    while (!stack.empty()) {
+      auto [node, next] = stack.back();
+      std::vector<int> ops = operandsOf(node);
+      if (next < ops.size()) {
+        stack.back().second++;
+        if (!done[ops[next]]) {
+          done[ops[next]] = 1;
+          stack.push_back({ops[next], 0});
+        }
+        continue;
+      }
+      order.push_back(node);
+      stack.pop_back();
+    }
   }
   return order;
 }
