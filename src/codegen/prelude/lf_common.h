@@ -5,8 +5,14 @@
 //
 // Every op is a function template over the C++ element type (bool, int8_t..uint64_t, lf_f16,
 // lf_bf16, float, double). f16/bf16 ops compute in float and round once; for + - * / sqrt that is
-// the IEEE result in the narrow type. The rules follow docs of XLA's emitters, as written in
-// /work/shared/reference/xla-op-semantics.md; choices where XLA versions differ are noted inline.
+// the IEEE result in the narrow type. The rules are XLA's (the project's xla-op-semantics
+// reference sheet). Where XLA versions or backends differ, the choice made here:
+//   - tanh and erf (f32, and f16/bf16 through f32): XLA CPU's rational approximations, the same
+//     bits as JAX on CPU; f64 uses the C functions. Other transcendentals are the C functions.
+//   - maximum/minimum: NaN propagates; max(-0, +0) = +0 and min(-0, +0) = -0 (llvm.maximum).
+//   - integer power with a negative exponent: the MHLO rule ((-1)^y = +-1 by parity).
+//   - int -> f16/bf16 rounds once, exactly (XLA CPU goes through f32 and can round twice).
+//   - float -> f16/bf16 quiets a signaling NaN, as hardware conversions do.
 #pragma once
 
 // ---- Element types -----------------------------------------------------------------------
