@@ -192,5 +192,17 @@ def _backward(
     grads = apply(backward_fun, list(primals) + float_cts, options)
     result: list[Any] = [None] * n
     for i, g in zip(diff_in, grads):
-        result[i] = g
+        result[i] = _vary_like(g, primals[i])
     return tuple(result)
+
+
+def _varying_axes(x: Any) -> frozenset[str]:
+    manual = getattr(jax.typeof(x), "manual_axis_type", None)
+    return frozenset(getattr(manual, "varying", None) or ())
+
+
+def _vary_like(g: Any, primal: Any) -> Any:
+    """Inside shard_map, a cotangent must vary over the mesh axes its primal varies over; the FFI
+    call's results do not say so by themselves."""
+    missing = _varying_axes(primal) - _varying_axes(g)
+    return jax.lax.pcast(g, tuple(sorted(missing)), to="varying") if missing else g
