@@ -1,5 +1,6 @@
 #include "runtime/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -69,14 +70,16 @@ double elementAsDouble(DType dtype, const uint8_t* data, int64_t i) {
   return 0;
 }
 
-std::string formatArray(const HostArray& array, int64_t maxElements) {
+std::string formatArray(const HostArray& array, int64_t maxElements, int64_t start) {
   std::ostringstream out;
   out.precision(9);
   out << array.type.toString() << " [";
   const int64_t n = array.type.numElements();
   const bool sizeOk = static_cast<int64_t>(array.data.size()) == array.type.byteSize();
-  for (int64_t i = 0; sizeOk && i < n && i < maxElements; ++i) {
-    if (i) out << ", ";
+  start = std::clamp<int64_t>(start, 0, n);
+  if (start > 0) out << "..., ";
+  for (int64_t i = start; sizeOk && i < n && i < start + maxElements; ++i) {
+    if (i > start) out << ", ";
     const DType t = array.type.dtype;
     if (t == DType::Pred)
       out << (array.data[i] ? "true" : "false");
@@ -87,7 +90,7 @@ std::string formatArray(const HostArray& array, int64_t maxElements) {
     else
       out << elementAsDouble(t, array.data.data(), i);
   }
-  if (n > maxElements) out << ", ...";
+  if (n > start + maxElements) out << ", ...";
   out << "]";
   return out.str();
 }

@@ -12,7 +12,8 @@ namespace lf::runtime {
 // (f16 and bf16 decoded from their bits) and for integers up to 2^53; pred is 0 or 1.
 double elementAsDouble(DType dtype, const uint8_t* data, int64_t i);
 
-// "f32[2,3] [1.5, -2, 3.25, 0, 0.001, -7]", with at most `maxElements` values then "...".
-std::string formatArray(const HostArray& array, int64_t maxElements = 8);
+// "f32[2,3] [1.5, -2, 3.25, 0, 0.001, -7]": at most `maxElements` values from row-major index
+// `start` on, with "..." for the elements left out before and after.
+std::string formatArray(const HostArray& array, int64_t maxElements = 8, int64_t start = 0);
 
 }  // namespace lf::runtime

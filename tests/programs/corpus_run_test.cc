@@ -158,11 +158,13 @@ TEST_P(CorpusCpu, MatchesJax) {
     if (!c.error.empty()) {
       why << c.error;
     } else {
+      const int64_t around = std::max<int64_t>(0, c.firstMismatch - 2);
       why << c.mismatches << " of " << outputs[i].type.numElements()
           << " elements differ, first at index " << c.firstMismatch << " (got " << c.firstActual
           << ", JAX " << c.firstExpected << "), max abs err " << c.maxAbsError << ", max rel err "
-          << c.maxRelError << "; got " << runtime::formatArray(outputs[i]) << ", JAX "
-          << runtime::formatArray(expected[i]);
+          << c.maxRelError << "; from index " << around << ": got "
+          << runtime::formatArray(outputs[i], 6, around) << ", JAX "
+          << runtime::formatArray(expected[i], 6, around);
     }
     mismatches += why.str() + "\n";
   }
