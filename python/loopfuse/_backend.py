@@ -103,3 +103,9 @@ def compile_hlo(hlo: str, target: str, name: str) -> CompiledProgram:
     if isinstance(cached, CompileError):
         raise CompileError(str(cached))
     return cached
+
+
+# At import: a process that runs an XLA program compiled earlier (jax's persistent compilation
+# cache, jax.export) calls the handler without ever tracing lf.jit.
+if _core is not None:
+    register_ffi_targets()
