@@ -148,7 +148,9 @@ def apply(flat_fun: FlatFun, args: Sequence[Any], options: Options) -> list[Any]
         return batchable(*xs)
 
     def fwd(*xs: Any):
-        return batchable(*xs), xs
+        # Through `differentiable` itself, not `batchable`: for a second derivative jax
+        # differentiates this forward rule, and only the custom_vjp level knows how.
+        return differentiable(*xs), xs
 
     def bwd(primals: tuple[Any, ...], cotangents: Sequence[Any]):
         return _backward(flat_fun, primals, cotangents, options)
