@@ -1,6 +1,7 @@
 // `loopfuse run FILE.hlo --inputs IN.npz [--outputs OUT.npz] [--check] [--expected EXP.npz]`:
-// compiles for the CPU (through the cache), runs with the .npz inputs, optionally writes the
-// outputs and compares them with JAX's using the tolerances of runtime/tolerance.h.
+// compiles for the CPU (or the GPU with --target cuda) through the cache, runs with the .npz
+// inputs, optionally writes the outputs and compares them with JAX's using the tolerances of
+// runtime/tolerance.h.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -8,6 +9,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/cuda_executable.h"
 #include "runtime/npz.h"
 #include "runtime/report.h"
 #include "runtime/tolerance.h"
@@ -64,18 +67,31 @@ bool checkOutputs(const std::vector<HostArray>& outputs, const std::vector<HostA
 }  // namespace
 
 int runCommand(const RunOptions& options) {
-  if (options.target == codegen::Target::Cuda)
-    throw ToolError("error: CUDA backend not built yet (use --target cpu)", kExitUserError);
-
-  codegen::EmittedKernel kernel = emitHlo(options.hloPath, codegen::Target::Cpu);
+  codegen::EmittedKernel kernel = emitHlo(options.hloPath, options.target);
   // Read the inputs before compiling, so that a bad .npz fails fast.
   const NamedArrays inputArrays = runtime::readNpz(options.inputsPath);
   const std::vector<HostArray> inputs = selectInputs(inputArrays, options.inputsPath);
 
-  std::unique_ptr<runtime::Executable> executable = runtime::Executable::compileCpu(kernel);
+  std::unique_ptr<runtime::Executable> executable;
+  if (options.target == codegen::Target::Cuda) {
+    try {
+      executable = runtime::Executable::compileCuda(kernel);
+    } catch (const runtime::cuda::CudaError& e) {  // no driver or no device: not a loopfuse bug
+      throw ToolError(std::string("error: ") + e.what(), kExitUserError);
+    }
+  } else {
+    executable = runtime::Executable::compileCpu(kernel);
+  }
   const runtime::CompileStats& stats = executable->stats();
   std::cout << "compile: " << scientific(stats.seconds) << " s ("
             << (stats.cacheHit ? "cache hit" : "cache miss") << ")\n";
+  if (auto* gpu = dynamic_cast<const runtime::CudaExecutable*>(executable.get())) {
+    const runtime::CudaKernelInfo& info = gpu->info();
+    std::cout << "device: " << info.deviceName << " (" << info.arch << "), " << info.gridBlocks
+              << " x " << info.blockThreads << " threads"
+              << (info.cooperative ? " cooperative" : "") << ", " << info.registers
+              << " registers, " << info.localBytes << " local bytes\n";
+  }
 
   std::vector<HostArray> outputs;
   try {

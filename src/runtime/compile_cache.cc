@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "runtime/host_compiler.h"
@@ -68,6 +69,41 @@ CompileStats compileCached(const std::string& source, const CompileOptions& opti
     std::string temp = uniqueTempName(dir, std::filesystem::path(stats.objectPath).stem());
     compileSharedObject(cxx, source, temp);
     // rename() is atomic: a concurrent reader sees no object or the whole object.
+    std::filesystem::rename(temp, stats.objectPath, ec);
+    if (ec) {
+      std::filesystem::remove(temp, ec);
+      throw std::runtime_error("cannot move the compiled kernel into the cache at " +
+                               stats.objectPath);
+    }
+  }
+  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+CompileStats cachedArtifact(const std::string& keyMaterial, const std::string& suffix,
+                            const CompileOptions& options,
+                            const std::function<std::string()>& build) {
+  auto start = std::chrono::steady_clock::now();
+  std::string dir = cacheDirectory(options);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw std::runtime_error("cannot create the compile cache directory " + dir + ": " +
+                             ec.message());
+  char key[17];
+  std::snprintf(key, sizeof key, "%016llx",
+                static_cast<unsigned long long>(XXH64(keyMaterial.data(), keyMaterial.size(), 0)));
+  CompileStats stats;
+  stats.objectPath = dir + "/" + key + suffix;
+  stats.cacheHit = std::filesystem::exists(stats.objectPath);
+  if (!stats.cacheHit) {
+    const std::string bytes = build();
+    const std::string temp = uniqueTempName(dir, key);
+    {
+      std::ofstream file(temp, std::ios::binary);
+      file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      if (!file) throw std::runtime_error("cannot write the compiled kernel to " + temp);
+    }
     std::filesystem::rename(temp, stats.objectPath, ec);
     if (ec) {
       std::filesystem::remove(temp, ec);

@@ -41,6 +41,12 @@ class Executable {
   // Builds kernel.source (CPU target) with the host C++ compiler through the cache and loads it.
   static std::unique_ptr<Executable> compileCpu(const codegen::EmittedKernel& kernel,
                                                 const CompileOptions& options = {});
+  // Compiles kernel.source (CUDA target) with NVRTC to a CUBIN for the current device through the
+  // cache and loads it (runtime/cuda_executable.h). runRaw then takes HOST pointers: it copies the
+  // inputs to the device, launches, waits and copies the outputs back. Throws cuda::CudaError
+  // ("no CUDA driver found: ...") where there is no driver or device.
+  static std::unique_ptr<Executable> compileCuda(const codegen::EmittedKernel& kernel,
+                                                 const CompileOptions& options = {});
 
   virtual const codegen::EmittedKernel& kernel() const = 0;
   virtual const CompileStats& stats() const = 0;

@@ -27,6 +27,9 @@ struct NvrtcApi {
   NvrtcStatus (*getProgramLog)(NvrtcProgram, char*) = nullptr;
   NvrtcStatus (*getPtxSize)(NvrtcProgram, size_t*) = nullptr;
   NvrtcStatus (*getPtx)(NvrtcProgram, char*) = nullptr;
+  // Optional (NVRTC 11.1+): a library without them still compiles PTX.
+  NvrtcStatus (*getCubinSize)(NvrtcProgram, size_t*) = nullptr;
+  NvrtcStatus (*getCubin)(NvrtcProgram, char*) = nullptr;
 };
 
 const char* const kLibraryNames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
@@ -78,6 +81,8 @@ NvrtcApi loadApi() {
       dlclose(handle);
       continue;
     }
+    bind(handle, "nvrtcGetCUBINSize", api.getCubinSize);
+    bind(handle, "nvrtcGetCUBIN", api.getCubin);
     api.handle = handle;
     api.path = path;
     return api;
@@ -121,8 +126,25 @@ std::vector<std::string> nvrtcDefaultOptions(const std::string& arch) {
   return {"--gpu-architecture=" + arch, "-std=c++17", "--fmad=false"};
 }
 
-NvrtcOutput compileCudaToPtx(const std::string& source, const std::string& arch,
-                             const std::vector<std::string>& extraOptions) {
+namespace {
+
+// Reads the compiled program's PTX or CUBIN into `out`.
+bool fetchResult(const NvrtcApi& nvrtc, NvrtcProgram program, bool cubin, NvrtcOutput& out) {
+  auto getSize = cubin ? nvrtc.getCubinSize : nvrtc.getPtxSize;
+  auto get = cubin ? nvrtc.getCubin : nvrtc.getPtx;
+  std::string& text = cubin ? out.cubin : out.ptx;
+  if (getSize == nullptr || get == nullptr) return false;
+  size_t size = 0;
+  if (getSize(program, &size) != 0 || size == 0) return false;
+  text.assign(size, '\0');
+  if (get(program, text.data()) != 0) return false;
+  if (!cubin)
+    while (!text.empty() && text.back() == '\0') text.pop_back();
+  return true;
+}
+
+NvrtcOutput compile(const std::string& source, const std::string& arch,
+                    const std::vector<std::string>& extraOptions, bool cubin) {
   NvrtcOutput out;
   const NvrtcApi& nvrtc = api();
   if (!nvrtc.handle) {
@@ -144,20 +166,28 @@ NvrtcOutput compileCudaToPtx(const std::string& source, const std::string& arch,
   status = nvrtc.compileProgram(program, (int)argv.size(), argv.data());
   out.log = programLog(nvrtc, program);
   if (status == 0) {
-    size_t size = 0;
-    if (nvrtc.getPtxSize(program, &size) == 0 && size > 0) {
-      out.ptx.assign(size, '\0');
-      if (nvrtc.getPtx(program, out.ptx.data()) == 0) {
-        while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
-        out.ok = true;
-      }
-    }
-    if (!out.ok) out.log += "\nNVRTC compiled the program but returned no PTX";
+    out.ok = fetchResult(nvrtc, program, cubin, out);
+    if (!out.ok)
+      out.log += cubin ? "\nNVRTC compiled the program but returned no CUBIN (is " + arch +
+                             " a real architecture such as sm_90?)"
+                       : "\nNVRTC compiled the program but returned no PTX";
   } else if (out.log.empty()) {
     out.log = "nvrtcCompileProgram: " + statusText(nvrtc, status);
   }
   nvrtc.destroyProgram(&program);
   return out;
+}
+
+}  // namespace
+
+NvrtcOutput compileCudaToPtx(const std::string& source, const std::string& arch,
+                             const std::vector<std::string>& extraOptions) {
+  return compile(source, arch, extraOptions, /*cubin=*/false);
+}
+
+NvrtcOutput compileCudaToCubin(const std::string& source, const std::string& arch,
+                               const std::vector<std::string>& extraOptions) {
+  return compile(source, arch, extraOptions, /*cubin=*/true);
 }
 
 }  // namespace lf::runtime

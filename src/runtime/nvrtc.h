@@ -10,8 +10,9 @@ namespace lf::runtime {
 
 struct NvrtcOutput {
   bool ok = false;
-  std::string ptx;  // when ok
-  std::string log;  // the compiler's messages (warnings too); why it failed when !ok
+  std::string ptx;    // when ok
+  std::string cubin;  // compileCudaToCubin only: the machine code (an ELF image), when ok
+  std::string log;    // the compiler's messages (warnings too); why it failed when !ok
 };
 
 // True when a libnvrtc could be opened. Searched in order: $LOOPFUSE_NVRTC_PATH (the library
@@ -31,5 +32,10 @@ std::vector<std::string> nvrtcDefaultOptions(const std::string& arch);
 // source: ok is false and log says why (also when no libnvrtc was found).
 NvrtcOutput compileCudaToPtx(const std::string& source, const std::string& arch = "compute_90",
                              const std::vector<std::string>& extraOptions = {});
+
+// Like compileCudaToPtx, for a real architecture such as "sm_90": out.cubin holds machine code
+// that cuModuleLoadData loads without a JIT step (out.ptx stays empty).
+NvrtcOutput compileCudaToCubin(const std::string& source, const std::string& arch = "sm_90",
+                               const std::vector<std::string>& extraOptions = {});
 
 }  // namespace lf::runtime
