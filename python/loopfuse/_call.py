@@ -70,7 +70,9 @@ def _fallback_message(options: Options, error: _backend.CompileError, lowered: A
         line, summary = first
         try:
             where = python_location(
-                lowered.as_text(dialect="hlo"), lowered.as_text(dialect="hlo", debug_info=True), line
+                lowered.as_text(dialect="hlo"),
+                lowered.as_text(dialect="hlo", debug_info=True),
+                line,
             )
         except Exception:  # noqa: BLE001 -- the location is a courtesy; never fail because of it
             where = None
@@ -139,7 +141,9 @@ def apply(flat_fun: FlatFun, args: Sequence[Any], options: Options) -> list[Any]
     @batchable.def_vmap
     def batch_rule(axis_size: int, in_batched: Sequence[bool], *xs: Any):
         in_axes = tuple(0 if b else None for b in in_batched)
-        batched_fun = jax.vmap(lambda *ys: list(flat_fun(*ys)), in_axes=in_axes, axis_size=axis_size)
+        batched_fun = jax.vmap(
+            lambda *ys: list(flat_fun(*ys)), in_axes=in_axes, axis_size=axis_size
+        )
         outs = apply(batched_fun, xs, options)
         return outs, [True] * len(outs)
 
@@ -186,7 +190,9 @@ def _backward(
         outs, vjp = jax.vjp(of_diff_inputs, *[fixed[i] for i in diff_in])
         it = iter(diff_cts)
         cts = [
-            next(it) if jnp.issubdtype(o.dtype, jnp.inexact) else np.zeros(o.shape, jax.dtypes.float0)
+            next(it)
+            if jnp.issubdtype(o.dtype, jnp.inexact)
+            else np.zeros(o.shape, jax.dtypes.float0)
             for o in outs
         ]
         return list(vjp(cts))

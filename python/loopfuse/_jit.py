@@ -100,9 +100,7 @@ class JitFunction:
         if platform is not None and platform.lower() not in ("cpu", "cuda", "gpu"):
             raise ValueError(f"lf.jit: platform must be 'cpu', 'cuda' or None, got {platform!r}")
         self._fun = fun
-        nums, names = _resolve_static(
-            fun, _as_tuple(static_argnums), _as_tuple(static_argnames)
-        )
+        nums, names = _resolve_static(fun, _as_tuple(static_argnums), _as_tuple(static_argnames))
         self._static_argnums, self._static_argnames = nums, names
         name = getattr(fun, "__name__", None) or type(fun).__name__
         platform = None if platform is None else ("cpu" if platform.lower() == "cpu" else "cuda")

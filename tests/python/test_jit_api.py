@@ -7,7 +7,6 @@ import functools
 import jax
 import jax.numpy as jnp
 import numpy as np
-import pytest
 
 import loopfuse as lf
 from conftest import assert_close, requires_core
@@ -108,8 +107,11 @@ def test_inside_a_larger_jit_and_in_a_scan_body() -> None:
     h0, xs = jnp.zeros(3), jnp.linspace(-1, 1, 12).reshape(4, 3)
     expected = jax.jit(outer)(h0, xs)
     assert_close(jax.jit(outer)(h0, xs), expected)  # traced once more: lf.jit inside jax.jit
-    with_xla = jax.jit(lambda h0, xs: jax.lax.scan(
-        lambda h, x: (jax.lax.fori_loop(0, 3, lambda i, v: jnp.tanh(v + x), h),) * 2, h0, xs))
+    with_xla = jax.jit(
+        lambda h0, xs: jax.lax.scan(
+            lambda h, x: (jax.lax.fori_loop(0, 3, lambda i, v: jnp.tanh(v + x), h),) * 2, h0, xs
+        )
+    )
     assert_close(jax.jit(outer)(h0, xs)[0], with_xla(h0, xs)[0])
     text = jax.jit(outer).lower(h0, xs).as_text()
     assert "loopfuse_cpu" in text

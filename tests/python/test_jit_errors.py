@@ -60,6 +60,7 @@ def _same_error_as_jax(fun, *args, **kwargs) -> BaseException:
     with pytest.raises(Exception) as actual:
         lf.jit(fun)(*args, **kwargs)
     assert type(actual.value) is type(expected.value), (actual.value, expected.value)
+
     # The same message, up to object addresses.
     def scrub(e: BaseException) -> str:
         return re.sub(r" at 0x[0-9a-f]+", "", str(e))
@@ -81,6 +82,7 @@ def test_wrong_dtypes_give_jax_errors() -> None:
         return jax.lax.shift_left(a, b)
 
     _same_error_as_jax(shift, jnp.ones(3, jnp.int32), jnp.ones(3, jnp.float32))
+
     def f(x):
         return jnp.sin(x)
 
@@ -119,9 +121,7 @@ def test_ffi_handler_checks_buffers_and_never_throws() -> None:
     garbage = "HloModule broken\nENTRY main { this is not hlo }"
     garbage_key = np.array(lf._backend._core.hlo_key(garbage), np.uint64).view(np.int64)[()]
     with pytest.raises(Exception, match="error"):
-        jax.block_until_ready(
-            jax.jit(lambda x: call(x, hlo=garbage, key=garbage_key))(jnp.ones(3))
-        )
+        jax.block_until_ready(jax.jit(lambda x: call(x, hlo=garbage, key=garbage_key))(jnp.ones(3)))
 
 
 def test_cuda_platform_is_not_built_yet_and_falls_back_with_a_clear_message() -> None:

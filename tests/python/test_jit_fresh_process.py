@@ -34,7 +34,8 @@ def test_handler_rebuilds_the_program_from_the_call_attributes(tmp_path) -> None
     np.savez(tmp_path / "args.npz", x=x, y=y)
 
     script = tmp_path / "run_in_fresh_process.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import jax, numpy as np
         import loopfuse  # registers the FFI handlers
         from loopfuse import _backend
@@ -45,7 +46,8 @@ def test_handler_rebuilds_the_program_from_the_call_attributes(tmp_path) -> None
         out = jax.jit(lambda x, y: call(x, y, hlo=hlo, key=key))(args["x"], args["y"])
         assert not _backend._compiled, "the Python side compiled: this test would prove nothing"
         np.save({str(tmp_path / "out.npy")!r}, np.asarray(out))
-    """))
+    """)
+    )
     env = dict(os.environ, JAX_PLATFORMS="cpu")
     result = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600

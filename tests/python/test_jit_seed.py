@@ -1,10 +1,10 @@
-'''The seed program (/work/shared/seeds/000_fc20e847646d6162.txt) exactly as its author wrote it,
+"""The seed program (/work/shared/seeds/000_fc20e847646d6162.txt) exactly as its author wrote it,
 with `jit` replaced by `lf.jit`, run as a script; then checked against jax.jit.
 
 Two lines differ from the seed besides jit -> lf.jit: `from jax import jit` became
 `import loopfuse as lf`, and `enable_x64`, which jax 0.11 no longer has in jax.experimental, is
 imported from jax.
-'''
+"""
 
 from __future__ import annotations
 

@@ -6,7 +6,6 @@ program are loops too, compiled by loopfuse as one kernel each.
 
 from __future__ import annotations
 
-import functools
 
 import jax
 import jax.numpy as jnp
