@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# The GPU check: ONE call on a lent GPU machine, under 5 minutes, a short table printed LAST.
+# See tests/gpu/README.md. Prepare here first (tests/gpu/prepare.sh), then run there with
+# carry ["build-gpu/dist"] and the command `bash tests/gpu/check.sh`.
+#
+# Steps (each skipped once the time budget is spent; the table says so):
+#   1. binaries: build-gpu/dist from prepare.sh; else try to build here, and name what is missing
+#   2. the CUDA gtests (tests/runtime/cuda_runtime_test.cc) with the GPU present
+#   3. every corpus program (tests/programs/*.hlo and *.cuda.hlo): loopfuse run --target cuda
+#      --check, thread mode (1 thread)
+#   4. the seed program timed through loopfuse beside jax.jit: batch 1, vmap 1024, vmap 4096
+#   5. compute-sanitizer memcheck and racecheck on five programs, in a block of 32 threads
+#   6. the corpus again in one block of 128 threads (the emitter's barriers under real parallelism)
+# Logs go to $OUT (at most 8 files come back): summary.txt build.log tests.log corpus_t1.log
+# timing.log sanitizer.log corpus_t128.log.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+OUT=${OUT:-$ROOT/gpu-out}
+mkdir -p "$OUT"
+DIST=${LF_GPU_DIST:-$ROOT/build-gpu/dist}
+WORK=$(mktemp -d /tmp/lfcheck.XXXX)
+BUDGET=${LF_CHECK_BUDGET_S:-270}
+START=$(date +%s)
+SUMMARY=$OUT/summary.txt
+: >"$SUMMARY"
+row() { printf '%-34s %s\n' "$1" "$2" >>"$SUMMARY"; }
+elapsed() { echo $(($(date +%s) - START)); }
+time_left() { [ "$(elapsed)" -lt "$BUDGET" ]; }
+finish() {
+  row "total seconds" "$(elapsed)"
+  echo
+  echo "================ loopfuse GPU check ================"
+  cat "$SUMMARY"
+  rm -rf "$WORK"
+  exit 0
+}
+
+# --- 1. binaries -------------------------------------------------------------------------------
+{
+  echo "== machine"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv 2>&1
+  command -v compute-sanitizer nvcc python3 cmake g++ 2>&1
+  ldconfig -p | grep -E 'libnvrtc|libcuda\.so' 2>&1
+} >"$OUT/build.log"
+row "GPU" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+
+# The /work/main path is compiled into test_runtime (LF_SOURCE_DIR): point it at this tree.
+if [ ! -e /work/main ] && [ -w / ]; then mkdir -p /work && ln -s "$ROOT" /work/main; fi
+
+if [ -x "$DIST/loopfuse" ]; then
+  # Put on the loader's path only the carried libraries this machine lacks.
+  mkdir -p "$WORK/lib"
+  for lib in "$DIST"/lib/*.so*; do
+    [ -e "$lib" ] || continue
+    ldconfig -p | grep -q " $(basename "$lib") " || ln -s "$lib" "$WORK/lib/"
+  done
+  export LD_LIBRARY_PATH="$WORK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "== carried libraries used: $(ls "$WORK/lib" | tr '\n' ' ')" >>"$OUT/build.log"
+  LF=$DIST/loopfuse
+  TOOL=$DIST/lf_cuda_tool
+  TESTS=$DIST/test_runtime
+  export LOOPFUSE_CACHE_DIR=$DIST/cache
+else
+  echo "== no $DIST: building here" >>"$OUT/build.log"
+  B=$WORK/build
+  if cmake -S "$ROOT" -B "$B" -DCMAKE_BUILD_TYPE=Release >>"$OUT/build.log" 2>&1 &&
+    cmake --build "$B" --target loopfuse test_runtime lf_cuda_tool -j16 >>"$OUT/build.log" 2>&1; then
+    LF=$B/loopfuse TOOL=$B/tests/gpu/lf_cuda_tool TESTS=$B/tests/test_runtime
+  else
+    missing=$(grep -oE 'CLI11|nlohmann_json|libzip|xxhash|GTest|XXHASH[A-Z_]*' "$OUT/build.log" | sort -u | tr '\n' ' ')
+    row "build" "FAILED (missing: ${missing:-see build.log}); run tests/gpu/prepare.sh and carry build-gpu/dist"
+    finish
+  fi
+  export LOOPFUSE_CACHE_DIR=$WORK/cache
+fi
+if ! "$LF" version >>"$OUT/build.log" 2>&1; then
+  row "binaries" "CANNOT RUN: $(ldd "$LF" | grep 'not found' | tr -s ' \t\n' ' ')"
+  finish
+fi
+# NVRTC: the loader's path or the toolkit; else any libnvrtc.so.13/12 on this machine.
+if ! "$TOOL" warm-cache sm_90 tests/programs/loop_while_newton.hlo >>"$OUT/build.log" 2>&1; then
+  found=$(find /usr/local /opt /usr/lib -name 'libnvrtc.so.1[23]' 2>/dev/null | head -1)
+  [ -n "$found" ] && export LOOPFUSE_NVRTC_PATH=$found
+  echo "== LOOPFUSE_NVRTC_PATH=${found:-none found}" >>"$OUT/build.log"
+fi
+row "binaries" "ok ($( [ -x "$DIST/loopfuse" ] && echo carried || echo built here))"
+
+# --- 2. the CUDA gtests ------------------------------------------------------------------------
+if "$TESTS" --gtest_filter='Cubin*:*CubinForSm90*:CudaDriver*:CudaExecutable*:*OnGpu*' \
+  >"$OUT/tests.log" 2>&1; then
+  row "cuda gtests" "PASS ($(grep -c '^\[       OK' "$OUT/tests.log") ok, $(grep -c '^\[  SKIPPED' "$OUT/tests.log") skipped)"
+else
+  row "cuda gtests" "FAIL: $(grep '^\[  FAILED  \] [A-Za-z]' "$OUT/tests.log" | head -5 | awk '{print $4}' | tr '\n' ' ')"
+fi
+
+# --- 3 and 6. the corpus -----------------------------------------------------------------------
+# One program: prints "<STATUS> <file>" and leaves its output in $WORK/runs/<threads>/<file>.log.
+run_one() {
+  local file=$1 threads=$2 base
+  base=$(basename "$file" .hlo)
+  base=${base%.cuda}
+  local log=$WORK/runs/$threads/$(basename "$file").log
+  LOOPFUSE_CUDA_BLOCK_THREADS=$threads timeout "$RUN_TIMEOUT" "$LF" run "$file" \
+    --inputs "tests/programs/$base.npz" --target cuda --check >"$log" 2>&1
+  case $? in
+    0) echo "PASS $file" ;;
+    1) echo "MISMATCH $file" ;;
+    124) echo "TIMEOUT $file" ;;
+    *) echo "ERROR $file" ;;
+  esac
+}
+export -f run_one
+export LF WORK
+
+corpus() {  # threads, log name, timeout per program
+  local threads=$1 log=$OUT/$2
+  export RUN_TIMEOUT=$3
+  mkdir -p "$WORK/runs/$threads"
+  ls tests/programs/*.hlo | xargs -P 8 -I{} bash -c "run_one {} $threads" | sort >"$WORK/status"
+  {
+    cat "$WORK/status"
+    grep -v '^PASS' "$WORK/status" | while read -r status file; do
+      echo "=== $status $file"
+      tail -n 15 "$WORK/runs/$threads/$(basename "$file").log"
+    done
+  } >"$log"
+  local total pass
+  total=$(wc -l <"$WORK/status")
+  pass=$(grep -c '^PASS' "$WORK/status")
+  row "corpus --check, $threads thread(s)" "$pass/$total pass; $(grep -c '^MISMATCH' "$WORK/status") mismatch, $(grep -c '^ERROR' "$WORK/status") error, $(grep -c '^TIMEOUT' "$WORK/status") timeout"
+}
+
+if time_left; then corpus 1 corpus_t1.log 60; else row "corpus, 1 thread" "skipped (time)"; fi
+
+# --- 4. timing: the seed program, loopfuse beside jax.jit --------------------------------------
+if time_left; then
+  {
+    export XLA_PYTHON_CLIENT_PREALLOCATE=false
+    timeout 150 python3 tests/gpu/seed_jax.py --out "$WORK/seed" --lower 4096 \
+      --time 1 1024 4096 --repeat 3 2>&1 | grep -v '^WARNING'
+    bench() { timeout 60 env LOOPFUSE_CUDA_BLOCK_THREADS="$2" "$TOOL" bench "$1" "$3" "$4" 2>&1 |
+      sed "s/^/threads $2 /"; }
+    bench tests/programs/seed_x64.cuda.hlo 1 tests/programs/seed_x64.npz 5
+    for t in 128 1024; do
+      bench tests/programs/seed_vmap1024.cuda.hlo $t tests/programs/seed_vmap1024.npz 3
+      [ -f "$WORK/seed/seed_vmap4096.hlo" ] &&
+        bench "$WORK/seed/seed_vmap4096.hlo" $t "$WORK/seed/seed_vmap4096.npz" 3
+    done
+  } >"$OUT/timing.log" 2>&1
+  ms() { awk -v k="$1" '$0 ~ k {for (i = 1; i < NF; i++) if ($i == "median_ms") print $(i + 1)}' "$OUT/timing.log" | sort -g | head -1; }
+  chk() { grep "$1" "$OUT/timing.log" | grep -q MISMATCH && echo " MISMATCH"; }
+  printf -v header '%-12s %-14s %-14s %s' "" "loopfuse ms" "jax.jit ms" "jax/loopfuse"
+  row "timing (median, best launch)" "$header"
+  for case in "1:seed_x64.cuda.hlo" "1024:seed_vmap1024.cuda.hlo" "4096:seed_vmap4096.hlo"; do
+    b=${case%%:*} f=${case#*:}
+    l=$(ms "$f") j=$(ms "jax batch $b ")
+    ratio=$(awk -v l="${l:-0}" -v j="${j:-0}" 'BEGIN { if (l > 0 && j > 0) printf "%.1fx", j / l; else print "-" }')
+    printf -v line '%-12s %-14s %-14s %s%s' "batch $b" "${l:--}" "${j:--}" "$ratio" "$(chk "$f")"
+    row "" "$line"
+  done
+else
+  row "timing" "skipped (time)"
+fi
+
+# --- 5. compute-sanitizer ----------------------------------------------------------------------
+SANITIZE="seed_x64 loop_while_newton sort_values random_threefry_gpu_kernel reduce_variance_layernorm"
+if time_left && command -v compute-sanitizer >/dev/null; then
+  : >"$OUT/sanitizer.log"
+  for tool in memcheck racecheck; do
+    clean=0 dirty=""
+    for p in $SANITIZE; do
+      f=tests/programs/$p.hlo
+      [ -f tests/programs/$p.cuda.hlo ] && f=tests/programs/$p.cuda.hlo
+      npz=tests/programs/$p.npz
+      # The seed's 8000 iterations are slow under the sanitizer: 50 suffice to touch every access.
+      if [ "$p" = seed_x64 ]; then
+        python3 -c "import numpy as np, sys; d = dict(np.load(sys.argv[1])); d['input_3'] = np.int64(50); np.savez(sys.argv[2], **{k: v for k, v in d.items() if k.startswith('input_')})" \
+          "$npz" "$WORK/seed50.npz" && npz=$WORK/seed50.npz
+      fi
+      echo "=== $tool $p" >>"$OUT/sanitizer.log"
+      LOOPFUSE_CUDA_BLOCK_THREADS=32 timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+        --print-limit 10 "$LF" run "$f" --inputs "$npz" --target cuda >"$WORK/san.log" 2>&1
+      rc=$?
+      tail -n 30 "$WORK/san.log" >>"$OUT/sanitizer.log"
+      if [ $rc -eq 0 ]; then clean=$((clean + 1)); else dirty="$dirty $p(rc $rc)"; fi
+    done
+    row "compute-sanitizer $tool" "$clean/5 clean${dirty:+; not clean:$dirty}"
+  done
+else
+  row "compute-sanitizer" "skipped ($(command -v compute-sanitizer >/dev/null && echo time || echo 'not installed'))"
+fi
+
+# --- 6. the corpus in a block of 128 threads ---------------------------------------------------
+if time_left; then corpus 128 corpus_t128.log 30; else row "corpus, 128 threads" "skipped (time)"; fi
+
+finish

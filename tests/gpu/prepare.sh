@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Run HERE (the build machine, no GPU needed) before calling tests/gpu/check.sh on a lent GPU.
+#
+# Builds loopfuse, test_runtime and lf_cuda_tool (Release) in build-gpu/, and gathers what the GPU
+# machine needs into build-gpu/dist/ (the path to `carry`):
+#   dist/loopfuse, dist/test_runtime, dist/lf_cuda_tool   stripped binaries
+#   dist/lib/                                             shared libraries they need beyond glibc
+#                                                         and libstdc++ (libzip, libxxhash, ...:
+#                                                         the GPU image may lack them)
+#   dist/cache/                                           CUBINs of every corpus program for sm_90,
+#                                                         so the GPU's minutes go to running
+# Prints dist's size: the working tree plus carried paths must stay under 64 MiB.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${LF_GPU_BUILD:-$ROOT/build-gpu}
+DIST=$ROOT/build-gpu/dist  # the path check.sh expects
+JOBS=${JOBS:-2}
+
+# LF_GPU_BUILD may name an existing build folder (its build type is kept) to save a full build.
+if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DLOOPFUSE_WERROR=ON >/dev/null
+fi
+cmake --build "$BUILD" --target loopfuse test_runtime lf_cuda_tool -j"$JOBS"
+
+rm -rf "$DIST"
+mkdir -p "$DIST/lib" "$DIST/cache"
+cp "$BUILD/loopfuse" "$BUILD/tests/test_runtime" "$BUILD/tests/gpu/lf_cuda_tool" "$DIST/"
+strip "$DIST/loopfuse" "$DIST/test_runtime" "$DIST/lf_cuda_tool"
+
+# Every library the binaries load except the C and C++ runtimes, which must be the GPU machine's
+# own (check.sh puts only the libraries that machine lacks on the loader's path).
+for bin in "$DIST/loopfuse" "$DIST/test_runtime" "$DIST/lf_cuda_tool"; do
+  ldd "$bin" | awk '/=> \// {print $3}'
+done | sort -u | grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
+  while read -r lib; do cp -L "$lib" "$DIST/lib/"; done
+
+LOOPFUSE_CACHE_DIR="$DIST/cache" "$DIST/lf_cuda_tool" warm-cache sm_90 "$ROOT"/tests/programs/*.hlo |
+  grep -v ' ok ' || true
+echo "cached $(ls "$DIST/cache" | grep -c '\.cubin$') cubins; nvrtc here: see lf_cuda_tool"
+du -sh "$DIST" "$DIST/lib" "$DIST/cache"
+echo "next: the device tool's run with carry [\"build-gpu/dist\"], command \"bash tests/gpu/check.sh\""
