@@ -56,6 +56,13 @@ Values compare(InstrContext& c) {
                  : s == "SIGNED"     ? ir::CompareType::Signed
                                      : ir::CompareType::Unsigned;
   }
+  // Newer XLA prints a total-order float compare as `order=TOTAL` (jax 0.11's sort comparator).
+  if (const hlo::Attribute* o = c.optAttr("order")) {
+    if (o->value != "TOTAL" && o->value != "PARTIAL")
+      throw CompileError(o->valueLoc,
+                         "unknown comparison order '" + o->value + "' (expected TOTAL or PARTIAL)");
+    if (o->value == "TOTAL") attrs.type = ir::CompareType::TotalOrder;
+  }
   return {c.emit1(OpKind::Compare, {a, b}, attrs)};
 }
 

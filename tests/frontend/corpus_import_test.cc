@@ -24,10 +24,8 @@ std::vector<std::filesystem::path> corpusFiles() {
 }
 
 // Programs whose only problem is an op loopfuse deliberately leaves to XLA: they must fail with
-// exactly that report (and nothing else).
-const std::map<std::string, std::string> kExpectedUnsupported = {
-    {"model_conv1d_pool.hlo", "unsupported op 'convolution'"},
-};
+// exactly that report (and nothing else). Empty: every corpus program must import.
+const std::map<std::string, std::string> kExpectedUnsupported = {};
 
 TEST(CorpusImport, EveryProgramImportsAndVerifies) {
   std::vector<std::filesystem::path> files = corpusFiles();
@@ -51,6 +49,25 @@ TEST(CorpusImport, EveryProgramImportsAndVerifies) {
       }
       if (!onlyExpected) ADD_FAILURE() << file.format(e.diagnostics());
     }
+  }
+}
+
+// A real JAX lowering with an op loopfuse does not support: reported with its location.
+TEST(CorpusImport, ConvolutionIsReportedUnsupported) {
+  std::filesystem::path path =
+      std::filesystem::path(LF_SOURCE_DIR) / "tests/tools/testdata/unsupported_convolution.hlo";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  SourceFile file(path.string(), text.str());
+  try {
+    importModule(hlo::parseModule(file));
+    FAIL() << "convolution imported";
+  } catch (const CompileError& e) {
+    ASSERT_EQ(e.diagnostics().size(), 1u);
+    EXPECT_EQ(e.diagnostics()[0].message.rfind("unsupported op 'convolution'", 0), 0u)
+        << e.diagnostics()[0].message;
+    EXPECT_TRUE(e.diagnostics()[0].loc.known());
   }
 }
 

@@ -22,5 +22,26 @@ ENTRY main {
 )");
 }
 
+// jax 0.11's sort comparator prints the total-order float compare as `order=TOTAL`.
+TEST(ElementwiseImport, CompareOrderTotalIsTotalOrder) {
+  std::string ir = importText(R"(HloModule jit_f
+ENTRY main {
+  x = f32[2] parameter(0)
+  y = f32[2] parameter(1)
+  ROOT c = pred[2] compare(x, y), direction=LT, order=TOTAL
+})");
+  EXPECT_NE(ir.find("direction=LT type=TOTALORDER"), std::string::npos) << ir;
+}
+
+TEST(ElementwiseImport, CompareUnknownOrderIsAnError) {
+  std::string err = importError(R"(HloModule jit_f
+ENTRY main {
+  x = f32[2] parameter(0)
+  ROOT c = pred[2] compare(x, x), direction=LT, order=WEIRD
+})");
+  EXPECT_NE(err.find("test.hlo:4:55: error: unknown comparison order 'WEIRD'"), std::string::npos)
+      << err;
+}
+
 }  // namespace
 }  // namespace lf::frontend::testing
