@@ -53,7 +53,7 @@ if [ -x "$DIST/loopfuse" ]; then
   mkdir -p "$WORK/lib"
   for lib in "$DIST"/lib/*.so*; do
     [ -e "$lib" ] || continue
-    ldconfig -p | grep -q " $(basename "$lib") " || ln -s "$lib" "$WORK/lib/"
+    ldconfig -p | awk '{print $1}' | grep -qxF "$(basename "$lib")" || ln -s "$lib" "$WORK/lib/"
   done
   export LD_LIBRARY_PATH="$WORK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   echo "== carried libraries used: $(ls "$WORK/lib" | tr '\n' ' ')" >>"$OUT/build.log"
@@ -89,7 +89,7 @@ row "binaries" "ok ($( [ -x "$DIST/loopfuse" ] && echo carried || echo built her
 # --- 2. the CUDA gtests ------------------------------------------------------------------------
 if "$TESTS" --gtest_filter='Cubin*:*CubinForSm90*:CudaDriver*:CudaExecutable*:*OnGpu*' \
   >"$OUT/tests.log" 2>&1; then
-  row "cuda gtests" "PASS ($(grep -c '^\[       OK' "$OUT/tests.log") ok, $(grep -c '^\[  SKIPPED' "$OUT/tests.log") skipped)"
+  row "cuda gtests" "PASS ($(grep -c '^\[       OK' "$OUT/tests.log") ok, $(grep -c '^\[  SKIPPED \].*ms)$' "$OUT/tests.log") skipped)"
 else
   row "cuda gtests" "FAIL: $(grep '^\[  FAILED  \] [A-Za-z]' "$OUT/tests.log" | head -5 | awk '{print $4}' | tr '\n' ' ')"
 fi

@@ -36,6 +36,6 @@ done | sort -u | grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc
 
 LOOPFUSE_CACHE_DIR="$DIST/cache" "$DIST/lf_cuda_tool" warm-cache sm_90 "$ROOT"/tests/programs/*.hlo |
   grep -v ' ok ' || true
-echo "cached $(ls "$DIST/cache" | grep -c '\.cubin$') cubins; nvrtc here: see lf_cuda_tool"
+echo "cached $(ls "$DIST/cache" | grep -c "\.cubin$") cubins"
 du -sh "$DIST" "$DIST/lib" "$DIST/cache"
 echo "next: the device tool's run with carry [\"build-gpu/dist\"], command \"bash tests/gpu/check.sh\""
