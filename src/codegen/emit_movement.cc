@@ -12,8 +12,10 @@ std::string idx(int d) { return "o" + std::to_string(d); }
 void Emitter::emitIota(const ir::Op& op) {
   const ir::Value* out = op.result();
   int64_t dim = op.attr<ir::IotaAttrs>().dimension;
+  std::vector<bool> used(out->type.dims.size(), false);
+  used.at(dim) = true;
   openParallelLoop(out->type.numElements());
-  declareMultiIndex(out->type.dims, "i", "o");
+  declareMultiIndex(out->type.dims, "i", "o", used);
   line(at(out, "i") + " = lf_convert<" + cType(out->type.dtype) + ">(" + idx(dim) + ");");
   close();
   barrier();
@@ -24,13 +26,15 @@ void Emitter::emitBroadcast(const ir::Op& op) {
   const ir::Value* out = op.result();
   const auto& dims = op.attr<ir::BroadcastAttrs>().dimensions;
   std::vector<std::string> inIdx;
+  std::vector<bool> used(out->type.dims.size(), false);
   for (size_t k = 0; k < dims.size(); ++k) {
     // A size-1 operand dim repeats along a larger result dim.
     bool repeats = in->type.dims[k] == 1;
     inIdx.push_back(repeats ? "0" : idx(static_cast<int>(dims[k])));
+    if (!repeats) used.at(dims[k]) = true;
   }
   openParallelLoop(out->type.numElements());
-  declareMultiIndex(out->type.dims, "i", "o");
+  declareMultiIndex(out->type.dims, "i", "o", used);
   line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
   close();
   barrier();

@@ -163,8 +163,12 @@ std::string Emitter::scalarExpr(const ir::Op& op, const std::vector<std::string>
 
 std::vector<std::string> Emitter::emitScalarRegion(const ir::Region& region,
                                                    const std::vector<std::string>& args) {
+  // Only the arguments the region reads get a local (NVRTC warns about unused variables).
+  std::unordered_set<const ir::Value*> read(region.yields.begin(), region.yields.end());
+  for (const auto& op : region.ops) read.insert(op->operands.begin(), op->operands.end());
   for (size_t k = 0; k < region.args.size(); ++k) {
     const ir::Value* a = region.args[k].get();
+    if (!read.count(a)) continue;
     line("const " + cType(a->type.dtype) + " " + name(a) + " = " + args.at(k) + ";");
   }
   for (const auto& op : region.ops) {

@@ -34,9 +34,10 @@ class Emitter {
   void close(const std::string& suffix = "");
   // Opens the SPMD loop `for (int64_t <var> = LF_TID; <var> < n; ...)`.
   void openParallelLoop(int64_t n, const std::string& var = "i");
-  // Declares o0..o{r-1}, the multi-index of the linear index `var` in `dims`.
+  // Declares <prefix>0..<prefix>{r-1}, the multi-index of the linear index `var` in `dims`; with
+  // `used`, only the components marked there.
   void declareMultiIndex(const std::vector<int64_t>& dims, const std::string& var,
-                         const std::string& prefix);
+                         const std::string& prefix, const std::vector<bool>& used = {});
   void barrier();
   void comment(const ir::Op& op);
 

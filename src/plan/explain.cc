@@ -16,8 +16,8 @@ class Explainer {
 
   std::string run() {
     const ir::Program& p = *k_.program;
-    out_ << "kernel " << p.name << " (target " << codegen::targetName(k_.target)
-         << "): " << k_.stageCount << " stages, scratch " << k_.scratchBytes << " bytes\n";
+    out_ << "kernel " << p.name << " (target " << targetName(k_.target) << "): " << k_.stageCount
+         << " stages, scratch " << k_.scratchBytes << " bytes\n";
     for (const auto& arg : p.body.args) {
       out_ << "  input " << valueLabel(arg.get()) << ": " << storageText(arg.get()) << "\n";
     }

@@ -9,7 +9,7 @@ int64_t alignUp(int64_t n) { return (n + kAlignment - 1) / kAlignment * kAlignme
 
 class Planner {
  public:
-  Planner(const ir::Program& program, codegen::Target target) {
+  Planner(const ir::Program& program, Target target) {
     kernel_.program = &program;
     kernel_.target = target;
   }
@@ -160,8 +160,6 @@ const Storage& Kernel::storageOf(const ir::Value* v) const {
 
 const OpPlan& Kernel::opPlan(const ir::Op* op) const { return ops.at(op); }
 
-Kernel plan(const ir::Program& program, codegen::Target target) {
-  return Planner(program, target).run();
-}
+Kernel plan(const ir::Program& program, Target target) { return Planner(program, target).run(); }
 
 }  // namespace lf::plan

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "codegen/emit.h"
 #include "ir/ir.h"
+#include "support/target.h"
 
 namespace lf::plan {
 
@@ -40,7 +40,7 @@ struct OpPlan {
 
 struct Kernel {
   const ir::Program* program = nullptr;
-  codegen::Target target = codegen::Target::Cpu;
+  Target target = Target::Cpu;
   std::unordered_map<const ir::Value*, Storage> storage;
   std::unordered_map<const ir::Op*, OpPlan> ops;
   int64_t scratchBytes = 0;
@@ -57,6 +57,6 @@ struct Kernel {
 // code (While, Conditional).
 bool hasScalarRegions(ir::OpKind kind);
 
-Kernel plan(const ir::Program& program, codegen::Target target);
+Kernel plan(const ir::Program& program, Target target);
 
 }  // namespace lf::plan
