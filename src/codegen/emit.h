@@ -7,21 +7,22 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "support/target.h"
 
 namespace lf::codegen {
 
-enum class Target { Cpu, Cuda };
-const char* targetName(Target t);  // "cpu", "cuda"
+using lf::Target;
+using lf::targetName;
 
 struct EmittedKernel {
   Target target = Target::Cpu;
-  std::string source;              // the whole translation unit, prelude included
-  std::string entryName;           // the extern "C" function (CPU) or __global__ kernel (CUDA)
-  std::vector<ir::Type> inputs;    // the entry's parameters, in order
-  std::vector<ir::Type> outputs;   // the entry's results, in order
-  std::vector<std::string> inputNames;   // HLO parameter names, for error messages
-  int64_t scratchBytes = 0;        // size of the scratch buffer the caller passes (64-byte aligned)
-  std::string explain;             // human-readable plan summary (`loopfuse explain`)
+  std::string source;                   // the whole translation unit, prelude included
+  std::string entryName;                // the extern "C" function (CPU) or __global__ kernel (CUDA)
+  std::vector<ir::Type> inputs;         // the entry's parameters, in order
+  std::vector<ir::Type> outputs;        // the entry's results, in order
+  std::vector<std::string> inputNames;  // HLO parameter names, for error messages
+  int64_t scratchBytes = 0;  // size of the scratch buffer the caller passes (64-byte aligned)
+  std::string explain;       // human-readable plan summary (`loopfuse explain`)
 };
 
 // CPU entry ABI (what the runtime calls after dlopen):

@@ -19,7 +19,7 @@ TEST(Plan, InputsScratchAndReshapeAliases) {
   ir::Value* back = p.body.append(K::Reshape, {flat}, {f32({3, 2})}, {}, {}, "back")->result();
   ir::Value* e = p.body.append(K::Exp, {back}, {f32({3, 2})}, {}, {}, "e")->result();
   p.body.yields = {e};
-  Kernel k = plan(p, codegen::Target::Cpu);
+  Kernel k = plan(p, Target::Cpu);
   EXPECT_EQ(k.storage.at(x).kind, StorageKind::Input);
   EXPECT_EQ(k.storage.at(neg).kind, StorageKind::Scratch);
   // Chains resolve to the buffer that holds the data.
@@ -50,7 +50,7 @@ TEST(Plan, WhileStateAliasesAndSwapTemporaries) {
   for (int i = 0; i < 3; ++i) s.push_back(body->addArg(f32({4})));
   body->yields = {s[1], s[0], s[2]};  // swap the first two, pass the third through
   p.body.yields = {w->result(0)};
-  Kernel k = plan(p, codegen::Target::Cpu);
+  Kernel k = plan(p, Target::Cpu);
   EXPECT_EQ(k.storage.at(s[0]).kind, StorageKind::Alias);
   EXPECT_EQ(k.storage.at(s[0]).root, w->result(0));
   EXPECT_EQ(k.storage.at(cond->args[2].get()).root, w->result(2));
