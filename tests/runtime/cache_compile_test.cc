@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -71,16 +72,50 @@ TEST(CacheCompile, SecondCompileRunsNoCompiler) {
   EXPECT_EQ(values<int32_t>(out[0]), (std::vector<int32_t>{2, 3, 0}));
 }
 
+// Sets an environment variable for one scope, restoring the previous value.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    if (old != nullptr) saved_ = old;
+    hadValue_ = old != nullptr;
+    if (value != nullptr) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (hadValue_) {
+      setenv(name_, saved_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::string saved_;
+  bool hadValue_ = false;
+};
+
 TEST(CacheCompile, DirectoryFollowsOptionsThenEnvironment) {
+  ScopedEnv noCacheDir("LOOPFUSE_CACHE_DIR", nullptr);
+  ScopedEnv noXdg("XDG_CACHE_HOME", nullptr);
   runtime::CompileOptions options;
   options.cacheDir = "/some/dir";
   EXPECT_EQ(runtime::cacheDirectory(options), "/some/dir");
-  setenv("LOOPFUSE_CACHE_DIR", "/from/env", 1);
-  EXPECT_EQ(runtime::cacheDirectory({}), "/from/env");
-  unsetenv("LOOPFUSE_CACHE_DIR");
-  setenv("XDG_CACHE_HOME", "/xdg", 1);
-  EXPECT_EQ(runtime::cacheDirectory({}), "/xdg/loopfuse");
-  unsetenv("XDG_CACHE_HOME");
+  {
+    ScopedEnv cacheDir("LOOPFUSE_CACHE_DIR", "/from/env");
+    ScopedEnv xdg("XDG_CACHE_HOME", "/xdg");
+    EXPECT_EQ(runtime::cacheDirectory({}), "/from/env");
+  }
+  {
+    ScopedEnv xdg("XDG_CACHE_HOME", "/xdg");
+    EXPECT_EQ(runtime::cacheDirectory({}), "/xdg/loopfuse");
+  }
+  ScopedEnv home("HOME", "/home/someone");
+  EXPECT_EQ(runtime::cacheDirectory({}), "/home/someone/.cache/loopfuse");
 }
 
 TEST(CacheCompile, TwoProcessesCompilingAtOnceBothSucceed) {
