@@ -385,6 +385,7 @@ std::string Emitter::kernelSource(const std::string& entryName) {
   if (target_ == Target::Cpu) {
     open("extern \"C\" int " + entryName +
          "(const void* const* inputs, void* const* outputs, void* scratch)");
+    line("LF_ENTRY_SCOPE();");
     if (code.find("lf_scratch") != std::string::npos) line("char* lf_scratch = (char*)scratch;");
   } else {
     open("extern \"C\" __global__ void " + entryName + "(LfKernelArgs args)");

@@ -1,6 +1,7 @@
 // The target-neutral part of the kernel prelude: the element types and the scalar semantics of
 // every HLO op, in one place. It follows the target part (lf_cpu.h or lf_cuda.h), which supplies
-// LF_DEVICE, LF_MEMCPY, lf_target_clz64, lf_target_popcount64 and the fixed-width integers; it
+// LF_DEVICE, LF_MEMCPY, lf_target_clz64, lf_target_popcount64, lf_target_denormal_input and the
+// fixed-width integers; it
 // includes nothing, so the emitter can paste it into a self-contained kernel source.
 //
 // Every op is a function template over the C++ element type (bool, int8_t..uint64_t, lf_f16,
@@ -248,28 +249,36 @@ LF_DEVICE bool lf_signbit(T x) {
   return (lf_bitcast<U>(x) >> (lf_traits<T>::bits - 1)) != 0;
 }
 
-// A float-only unary op: f16/bf16 go through float; f32 and f64 call the named C functions.
+// A float-only unary op: f16/bf16 go through float; f32 and f64 call the named C functions, on
+// inputs that the target's denormal mode has been applied to (lf_target_denormal_input).
 #define LF_FLOAT_UNARY(name, f32_expr, f64_expr)                            \
   template <class T>                                                        \
   LF_DEVICE T name(T x) {                                                   \
     static_assert(lf_is_floating<T>, #name " takes a floating-point type"); \
-    if constexpr (lf_is_half<T>)                                            \
+    if constexpr (lf_is_half<T>) {                                          \
       return lf_from_f32<T>(name(lf_to_f32(x)));                            \
-    else if constexpr (sizeof(T) == 4)                                      \
-      return f32_expr;                                                      \
-    else                                                                    \
-      return f64_expr;                                                      \
+    } else {                                                                \
+      x = lf_target_denormal_input(x);                                      \
+      if constexpr (sizeof(T) == 4)                                         \
+        return f32_expr;                                                    \
+      else                                                                  \
+        return f64_expr;                                                    \
+    }                                                                       \
   }
 #define LF_FLOAT_BINARY(name, f32_expr, f64_expr)                           \
   template <class T>                                                        \
   LF_DEVICE T name(T x, T y) {                                              \
     static_assert(lf_is_floating<T>, #name " takes a floating-point type"); \
-    if constexpr (lf_is_half<T>)                                            \
+    if constexpr (lf_is_half<T>) {                                          \
       return lf_from_f32<T>(name(lf_to_f32(x), lf_to_f32(y)));              \
-    else if constexpr (sizeof(T) == 4)                                      \
-      return f32_expr;                                                      \
-    else                                                                    \
-      return f64_expr;                                                      \
+    } else {                                                                \
+      x = lf_target_denormal_input(x);                                      \
+      y = lf_target_denormal_input(y);                                      \
+      if constexpr (sizeof(T) == 4)                                         \
+        return f32_expr;                                                    \
+      else                                                                  \
+        return f64_expr;                                                    \
+    }                                                                       \
   }
 
 // ---- unary ops ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 
 
 extern "C" int loopfuse_axpy(const void* const* inputs, void* const* outputs, void* scratch) {
+  LF_ENTRY_SCOPE();
   char* lf_scratch = (char*)scratch;
   const float* LF_RESTRICT v_a_1 = (const float*)inputs[0];
   const float* LF_RESTRICT v_x_2 = (const float*)inputs[1];

@@ -11,6 +11,7 @@ static const uint32_t lf_table_v_one_9[1] = {
 };
 
 extern "C" int loopfuse_countdown(const void* const* inputs, void* const* outputs, void* scratch) {
+  LF_ENTRY_SCOPE();
   char* lf_scratch = (char*)scratch;
   const int32_t* LF_RESTRICT v_n_13 = (const int32_t*)inputs[0];
   int32_t* v_w_15 = (int32_t*)(lf_scratch + 0);
