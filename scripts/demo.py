@@ -61,8 +61,19 @@ def main() -> int:
         arrays = {f"input_{i}": np.asarray(x) for i, x in enumerate(inputs)}
         arrays.update({f"output_{i}": np.asarray(y) for i, y in enumerate(expected)})
         np.savez(npz_path, **arrays)
-        cmd = [args.loopfuse, "run", str(hlo_path), "--inputs", str(npz_path), "--check",
-               "--outputs", str(out_path), "--repeat", str(args.repeats), "--json"]
+        cmd = [
+            args.loopfuse,
+            "run",
+            str(hlo_path),
+            "--inputs",
+            str(npz_path),
+            "--check",
+            "--outputs",
+            str(out_path),
+            "--repeat",
+            str(args.repeats),
+            "--json",
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             print(proc.stdout + proc.stderr, file=sys.stderr)
@@ -72,17 +83,23 @@ def main() -> int:
         with np.load(out_path) as got:
             loopfuse_out = [got[f"output_{i}"] for i in range(len(expected))]
 
-    print(f"seed program ({'x64' if x64 else 'f32'}, {args.iterations} iterations) on "
-          f"{jax.devices()[0].platform.upper()} / loopfuse cpu")
+    print(
+        f"seed program ({'x64' if x64 else 'f32'}, {args.iterations} iterations) on "
+        f"{jax.devices()[0].platform.upper()} / loopfuse cpu"
+    )
     names = ["code_momentum", "rng", "iterations"]
     for name, want, got in zip(names, expected, loopfuse_out):
         print(f"  {name:14s} jax.jit: {np.asarray(want).tolist()}")
         print(f"  {'':14s} loopfuse: {got.tolist()}")
     lf_seconds = report["seconds_per_call"]
-    print(f"  time per call   jax.jit: {jax_seconds * 1e3:9.3f} ms   "
-          f"loopfuse: {lf_seconds * 1e3:9.3f} ms   (jax/loopfuse = {jax_seconds / lf_seconds:.2f}x)")
-    print(f"  loopfuse compile time: {report['compile_seconds']:.3f} s"
-          f"{' (cache hit)' if report['cache_hit'] else ''}")
+    print(
+        f"  time per call   jax.jit: {jax_seconds * 1e3:9.3f} ms   "
+        f"loopfuse: {lf_seconds * 1e3:9.3f} ms   (jax/loopfuse = {jax_seconds / lf_seconds:.2f}x)"
+    )
+    print(
+        f"  loopfuse compile time: {report['compile_seconds']:.3f} s"
+        f"{' (cache hit)' if report['cache_hit'] else ''}"
+    )
     print("  results agree" if report["ok"] else "  RESULTS DIFFER")
     return 0 if report["ok"] else 1
 

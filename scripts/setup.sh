@@ -35,3 +35,15 @@ fi
 build="${LOOPFUSE_BUILD_DIR:-$root/build}"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOOPFUSE_WERROR=ON >/dev/null
 cmake --build "$build" -j "$(nproc)"
+
+# The Python package (editable, so python/loopfuse/*.py edits apply at once). The C++ extension is
+# rebuilt when any C++ or build file changed since the last install (incrementally, in
+# build-python/).
+py_stamp="$venv/.loopfuse-install.stamp"
+py_hash=$(find src python/ext python/CMakeLists.txt pyproject.toml CMakeLists.txt -type f \
+            -print0 | sort -z | xargs -0 sha1sum | sha1sum | cut -d' ' -f1)
+if [ ! -f "$py_stamp" ] || [ "$(cat "$py_stamp")" != "$py_hash" ]; then
+  echo "setup: installing the loopfuse Python package into $venv"
+  "$venv/bin/pip" install -q --no-build-isolation --no-deps -e "$root"
+  echo "$py_hash" >"$py_stamp"
+fi

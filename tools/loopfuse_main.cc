@@ -63,6 +63,9 @@ int runApp(int argc, char** argv) {
   runApp->add_option("--expected", run.expectedPath, "expected outputs (default: the inputs file)");
   runApp->add_option("--target", run.target, "cpu (default) or cuda")
       ->transform(CLI::CheckedTransformer(kTargets, CLI::ignore_case));
+  runApp->add_option("--repeat", run.repeat, "time N more runs; report the median per call")
+      ->check(CLI::Range(0, 1000000));
+  runApp->add_flag("--json", run.json, "end with a one-line JSON summary");
 
   CLI::App* version = app.add_subcommand("version", "print the version");
 

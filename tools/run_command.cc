@@ -3,9 +3,12 @@
 // inputs, optionally writes the outputs and compares them with JAX's using the tolerances of
 // runtime/tolerance.h.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -64,6 +67,27 @@ bool checkOutputs(const std::vector<HostArray>& outputs, const std::vector<HostA
   return allOk;
 }
 
+// Median wall time of `repeat` calls on buffers allocated once (what a caller that keeps its
+// buffers pays per call; for CUDA it includes the host<->device copies of runRaw).
+double medianSecondsPerCall(const runtime::Executable& executable,
+                            const std::vector<HostArray>& inputs, int repeat) {
+  std::vector<const void*> in;
+  for (const HostArray& a : inputs) in.push_back(a.data.data());
+  std::vector<std::vector<uint8_t>> outBuffers;
+  std::vector<void*> out;
+  for (const ir::Type& t : executable.kernel().outputs) outBuffers.emplace_back(t.byteSize());
+  for (auto& b : outBuffers) out.push_back(b.data());
+  std::vector<double> seconds;
+  for (int i = 0; i < repeat; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    executable.runRaw(in.data(), out.data());
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
 }  // namespace
 
 int runCommand(const RunOptions& options) {
@@ -100,6 +124,23 @@ int runCommand(const RunOptions& options) {
     throw ToolError("error: " + options.inputsPath + ": " + e.what(), kExitUserError);
   }
 
+  std::optional<double> secondsPerCall;
+  if (options.repeat > 0) {
+    secondsPerCall = medianSecondsPerCall(*executable, inputs, options.repeat);
+    std::cout << "time per call: " << scientific(*secondsPerCall * 1e6) << " us (median of "
+              << options.repeat << ")\n";
+  }
+  // The one-line JSON summary, printed last, for scripts (the demo, the benchmarks).
+  auto printJson = [&](bool ok) {
+    if (!options.json) return;
+    nlohmann::json j = {{"ok", ok},
+                        {"compile_seconds", stats.seconds},
+                        {"cache_hit", stats.cacheHit},
+                        {"repeats", options.repeat}};
+    j["seconds_per_call"] = secondsPerCall ? nlohmann::json(*secondsPerCall) : nlohmann::json();
+    std::cout << j.dump() << "\n";
+  };
+
   if (!options.outputsPath.empty()) {
     NamedArrays named;
     for (size_t i = 0; i < outputs.size(); ++i)
@@ -109,6 +150,7 @@ int runCommand(const RunOptions& options) {
   if (!options.check) {
     for (size_t i = 0; i < outputs.size(); ++i)
       std::cout << "output_" << i << " " << runtime::formatArray(outputs[i]) << "\n";
+    printJson(true);
     return kExitOk;
   }
   const std::string expectedPath =
@@ -117,6 +159,7 @@ int runCommand(const RunOptions& options) {
       options.expectedPath.empty() ? inputArrays : runtime::readNpz(expectedPath);
   const bool ok = checkOutputs(
       outputs, runtime::numberedArrays(expectedArrays, "output_", expectedPath), expectedPath);
+  printJson(ok);
   return ok ? kExitOk : kExitMismatch;
 }
 
