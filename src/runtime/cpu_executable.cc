@@ -1,9 +1,8 @@
 // The CPU Executable: the kernel's shared object from the compile cache, dlopen'ed; runRaw calls
 // its entry with a scratch buffer taken from a pool, so concurrent calls never share scratch.
+// The kernel sets XLA:CPU's denormal mode itself (LF_ENTRY_SCOPE in the CPU prelude), so every
+// caller (this class, the FFI handler) gets the same numbers.
 #include <dlfcn.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-#endif
 
 #include <cstdint>
 #include <cstdlib>
@@ -18,30 +17,6 @@ namespace lf::runtime {
 namespace {
 
 using EntryFn = int (*)(const void* const*, void* const*, void*);
-
-// XLA:CPU runs its kernels with denormals flushed to zero (inputs and results), and JAX's CPU
-// results are our oracle; so the kernel runs in that mode too, restored afterwards.
-class ScopedFlushDenormals {
- public:
-#if defined(__x86_64__) || defined(__i386__)
-  ScopedFlushDenormals() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | kFtzDaz); }
-  ~ScopedFlushDenormals() { _mm_setcsr(saved_); }
-
- private:
-  static constexpr unsigned kFtzDaz = 0x8040;  // MXCSR flush-to-zero | denormals-are-zero
-  unsigned saved_;
-#elif defined(__aarch64__)
-  ScopedFlushDenormals() {
-    __asm__ __volatile__("mrs %0, fpcr" : "=r"(saved_));
-    uint64_t flushed = saved_ | (uint64_t{1} << 24);  // FPCR.FZ
-    __asm__ __volatile__("msr fpcr, %0" : : "r"(flushed));
-  }
-  ~ScopedFlushDenormals() { __asm__ __volatile__("msr fpcr, %0" : : "r"(saved_)); }
-
- private:
-  uint64_t saved_;
-#endif
-};
 
 class CpuExecutable : public Executable {
  public:
@@ -70,11 +45,7 @@ class CpuExecutable : public Executable {
 
   void runRaw(const void* const* inputs, void* const* outputs) const override {
     void* scratch = takeScratch();
-    int status;
-    {
-      ScopedFlushDenormals flush;
-      status = entry_(inputs, outputs, scratch);
-    }
+    int status = entry_(inputs, outputs, scratch);
     giveBackScratch(scratch);
     if (status != 0) {
       throw std::runtime_error("the kernel " + kernel_.entryName + " returned " +
