@@ -48,15 +48,18 @@ def infer_encoding(weights, initial_rng, maximum_iterations):
 
 
 def infer_encoding_vmap(weights, initial_rngs, maximum_iterations):
-    return jax.vmap(infer_encoding, in_axes=(None, 0, None))(weights, initial_rngs,
-                                                             maximum_iterations)
+    return jax.vmap(infer_encoding, in_axes=(None, 0, None))(
+        weights, initial_rngs, maximum_iterations
+    )
 
 
 def seed_inputs(batch):
     """PRNGKey(12) split into (weight key, inference key) as the seed does; zero weights."""
     _, inference_rng = split(PRNGKey(12))
-    weights = {"noisy_mlp/~/linear": {"w": jnp.zeros((1, 12))},
-               "noisy_mlp/~/linear_1": {"w": jnp.zeros((12, 1))}}
+    weights = {
+        "noisy_mlp/~/linear": {"w": jnp.zeros((1, 12))},
+        "noisy_mlp/~/linear_1": {"w": jnp.zeros((12, 1))},
+    }
     if batch == 1:
         return infer_encoding, (weights, inference_rng, MAXIMUM_ITERATIONS)
     return infer_encoding_vmap, (weights, split(inference_rng, batch), MAXIMUM_ITERATIONS)
@@ -90,8 +93,11 @@ def time_batch(batch, repeat):
         if sum(runs) > 20e3:  # XLA takes seconds per call here: a few runs are enough
             break
     runs.sort()
-    print(f"jax batch {batch} median_ms {runs[len(runs) // 2]:.4g} runs {len(runs)} "
-          f"backend {jax.default_backend()}", flush=True)
+    print(
+        f"jax batch {batch} median_ms {runs[len(runs) // 2]:.4g} runs {len(runs)} "
+        f"backend {jax.default_backend()}",
+        flush=True,
+    )
 
 
 def self_test(corpus_dir):

@@ -19,7 +19,7 @@ KNOWN_UNREACHABLE = {
     "logistic": "emitted only for TPU (jax_use_hlo_logistic_lowering); CPU/CUDA get 1/(1+exp(-x))",
     "copy": "jax emits no copy op at lowering time; XLA inserts copies later in compilation",
     "after-all": "tokens come only from effects (io_callback, ordered effects) that need a host "
-                 "callback, which a corpus program cannot carry",
+    "callback, which a corpus program cannot carry",
 }
 
 REQUIRED_COMPARE_DIRECTIONS = ["EQ", "NE", "LT", "LE", "GT", "GE"]
@@ -47,8 +47,13 @@ def summarise(entries: list[dict]) -> dict:
             programs_with[op].append(entry["name"])
         for leaf in entry["inputs"] + entry["outputs"]:
             dtypes[leaf["dtype"]] += 1
-    return {"opcodes": opcodes, "programs_with": programs_with, "compare": compares,
-            "custom_calls": custom_calls, "dtypes": dtypes}
+    return {
+        "opcodes": opcodes,
+        "programs_with": programs_with,
+        "compare": compares,
+        "custom_calls": custom_calls,
+        "dtypes": dtypes,
+    }
 
 
 def missing(summary: dict) -> list[str]:
@@ -62,8 +67,7 @@ def missing(summary: dict) -> list[str]:
     gaps += [f"compare direction {d}" for d in REQUIRED_COMPARE_DIRECTIONS if d not in directions]
     gaps += [f"compare type {t}" for t in REQUIRED_COMPARE_TYPES if t not in kinds]
     gaps += [f"dtype {t}" for t in REQUIRED_DTYPES if t not in summary["dtypes"]]
-    gaps += [f"custom-call {t}" for t in REQUIRED_CUSTOM_CALLS
-             if t not in summary["custom_calls"]]
+    gaps += [f"custom-call {t}" for t in REQUIRED_CUSTOM_CALLS if t not in summary["custom_calls"]]
     return gaps
 
 
@@ -72,12 +76,22 @@ def report(entries: list[dict]) -> str:
     lines = ["opcode coverage (occurrences, programs):"]
     for op in sorted(set(REQUIRED_OPCODES) | set(summary["opcodes"])):
         n = summary["opcodes"].get(op, 0)
-        note = f"  -- not covered: {KNOWN_UNREACHABLE[op]}" if op in KNOWN_UNREACHABLE and not n else ""
+        note = (
+            f"  -- not covered: {KNOWN_UNREACHABLE[op]}"
+            if op in KNOWN_UNREACHABLE and not n
+            else ""
+        )
         lines.append(f"  {op:28s} {n:6d} {len(summary['programs_with'].get(op, [])):4d}{note}")
-    lines.append("compare kinds: " + ", ".join(f"{k}={v}" for k, v in sorted(summary["compare"].items())))
-    lines.append("dtypes (input/output leaves): "
-                 + ", ".join(f"{k}={v}" for k, v in sorted(summary["dtypes"].items())))
-    lines.append("custom calls: " + ", ".join(f"{k}={v}" for k, v in sorted(summary["custom_calls"].items())))
+    lines.append(
+        "compare kinds: " + ", ".join(f"{k}={v}" for k, v in sorted(summary["compare"].items()))
+    )
+    lines.append(
+        "dtypes (input/output leaves): "
+        + ", ".join(f"{k}={v}" for k, v in sorted(summary["dtypes"].items()))
+    )
+    lines.append(
+        "custom calls: " + ", ".join(f"{k}={v}" for k, v in sorted(summary["custom_calls"].items()))
+    )
     gaps = missing(summary)
     lines.append("MISSING: " + (", ".join(gaps) if gaps else "nothing"))
     return "\n".join(lines)

@@ -46,9 +46,21 @@ MAX_NPZ_BYTES = 200 * 1024
 MANIFEST = "manifest.json"
 
 # numpy dtype name -> HLO element type name.
-HLO_DTYPE = {"bool": "pred", "int8": "s8", "int16": "s16", "int32": "s32", "int64": "s64",
-             "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
-             "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64"}
+HLO_DTYPE = {
+    "bool": "pred",
+    "int8": "s8",
+    "int16": "s16",
+    "int32": "s32",
+    "int64": "s64",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "uint64": "u64",
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "float32": "f32",
+    "float64": "f64",
+}
 
 
 def load_programs() -> None:
@@ -112,9 +124,12 @@ def lower_and_run(prog: Program) -> tuple[list, str, str, object]:
         cuda_hlo = jitted.trace(*args).lower(lowering_platforms=("cuda",)).as_text(dialect="hlo")
         outputs = jax.device_get(jitted(*args))
         # Python scalars become arrays of the dtype JAX gives them (s32, or s64 under x64).
-        args = [arg if i in prog.static_argnums
-                else jax.tree_util.tree_map(lambda leaf: np.asarray(jax.numpy.asarray(leaf)), arg)
-                for i, arg in enumerate(args)]
+        args = [
+            arg
+            if i in prog.static_argnums
+            else jax.tree_util.tree_map(lambda leaf: np.asarray(jax.numpy.asarray(leaf)), arg)
+            for i, arg in enumerate(args)
+        ]
     return args, hlo, cuda_hlo, outputs
 
 
@@ -133,21 +148,33 @@ def flatten_arguments(prog: Program, args: list) -> tuple[list, list[str], dict]
     return leaves, paths, static_args
 
 
-def validate(prog: Program, hlo: str, cuda_hlo: str, inputs: list[dict], outputs: list[dict],
-             input_leaves: list) -> None:
+def validate(
+    prog: Program,
+    hlo: str,
+    cuda_hlo: str,
+    inputs: list[dict],
+    outputs: list[dict],
+    input_leaves: list,
+) -> None:
     for text, which in ((hlo, "CPU"), (cuda_hlo, "CUDA")):
         if hlo_stats.ELIDED_CONSTANT in text:
             raise CorpusError(f"{prog.name}: the {which} HLO elides a constant ({{...}})")
     expected_inputs, expected_outputs = hlo_stats.entry_layout(hlo)
-    for which, described, expected in (("inputs", inputs, expected_inputs),
-                                       ("outputs", outputs, expected_outputs)):
+    for which, described, expected in (
+        ("inputs", inputs, expected_inputs),
+        ("outputs", outputs, expected_outputs),
+    ):
         got = [(d["dtype"], d["shape"]) for d in described]
         if got != expected:
-            raise CorpusError(f"{prog.name}: {which} {got} do not match the HLO entry layout {expected}")
+            raise CorpusError(
+                f"{prog.name}: {which} {got} do not match the HLO entry layout {expected}"
+            )
     if not prog.zero_inputs_ok:
         for described, leaf in zip(inputs, input_leaves):
             if np.asarray(leaf).size > 1 and not np.any(np.asarray(leaf)):
-                raise CorpusError(f"{prog.name}: input {described['path']} is all zeros; draw it at random")
+                raise CorpusError(
+                    f"{prog.name}: input {described['path']} is all zeros; draw it at random"
+                )
 
 
 def npz_bytes(prog: Program, input_leaves: list, output_leaves: list) -> bytes:
@@ -156,7 +183,9 @@ def npz_bytes(prog: Program, input_leaves: list, output_leaves: list) -> bytes:
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)  # deterministic: zip entries get a fixed 1980 timestamp
     if len(buffer.getvalue()) > MAX_NPZ_BYTES:
-        raise CorpusError(f"{prog.name}: npz is {len(buffer.getvalue())} bytes (limit {MAX_NPZ_BYTES})")
+        raise CorpusError(
+            f"{prog.name}: npz is {len(buffer.getvalue())} bytes (limit {MAX_NPZ_BYTES})"
+        )
     return buffer.getvalue()
 
 
@@ -182,8 +211,10 @@ def build(prog: Program) -> dict:
         "hlo": hlo_stats.analyse(hlo),
         "cuda_hlo": hlo_stats.analyse(cuda_hlo) if has_cuda else None,
     }
-    files = {f"{prog.name}.hlo": hlo.encode(),
-             f"{prog.name}.npz": npz_bytes(prog, input_leaves, [leaf for _, leaf in output_flat])}
+    files = {
+        f"{prog.name}.hlo": hlo.encode(),
+        f"{prog.name}.npz": npz_bytes(prog, input_leaves, [leaf for _, leaf in output_flat]),
+    }
     if has_cuda:
         files[f"{prog.name}.cuda.hlo"] = cuda_hlo.encode()
     return {"files": files, "entry": entry}
@@ -271,12 +302,17 @@ def check(names: list[str], everything: bool, directory: pathlib.Path) -> int:
             stale.append(f"stale {MANIFEST} entry {entry['name']}")
     if everything:
         expected = set(files)
-        stale += [f"unexpected {f} (no program makes it)" for f in sorted(corpus_files(directory) - expected)]
+        stale += [
+            f"unexpected {f} (no program makes it)"
+            for f in sorted(corpus_files(directory) - expected)
+        ]
         stale += [f"unexpected {MANIFEST} entry {n}" for n in sorted(set(committed) - set(names))]
     for line in stale:
         print(line)
     if stale:
-        print(f"{len(stale)} corpus files are stale: run {pathlib.Path(__file__).name} to regenerate")
+        print(
+            f"{len(stale)} corpus files are stale: run {pathlib.Path(__file__).name} to regenerate"
+        )
         return 1
     print(f"corpus is fresh ({len(names)} programs)")
     return 0
@@ -306,8 +342,12 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="compare with the committed files")
     parser.add_argument("--list", action="store_true", help="list program names and exit")
     parser.add_argument("--coverage", action="store_true", help="print coverage of manifest.json")
-    parser.add_argument("--dir", type=pathlib.Path, default=HERE,
-                        help="corpus directory to write or check (default: %(default)s)")
+    parser.add_argument(
+        "--dir",
+        type=pathlib.Path,
+        default=HERE,
+        help="corpus directory to write or check (default: %(default)s)",
+    )
     parser.add_argument("names", nargs="*", help="programs to generate (default: all)")
     options = parser.parse_args()
     load_programs()

@@ -38,7 +38,7 @@ def _operand_names(rest: str, opcode: str) -> list[str]:
     while depth and end < len(rest):
         depth += {"(": 1, ")": -1}.get(rest[end], 0)
         end += 1
-    return [name.strip() for name in rest[start:end - 1].split(",") if name.strip()]
+    return [name.strip() for name in rest[start : end - 1].split(",") if name.strip()]
 
 
 def analyse(hlo_text: str) -> dict:
@@ -74,8 +74,11 @@ def analyse(hlo_text: str) -> dict:
             compares[f"{_DIRECTION.search(rest).group(1)}:{kind}"] += 1
         elif opcode == "custom-call":
             custom_calls[_CUSTOM_CALL_TARGET.search(rest).group(1)] += 1
-    return {"opcodes": dict(sorted(opcodes.items())), "compare": dict(sorted(compares.items())),
-            "custom_calls": dict(sorted(custom_calls.items()))}
+    return {
+        "opcodes": dict(sorted(opcodes.items())),
+        "compare": dict(sorted(compares.items())),
+        "custom_calls": dict(sorted(custom_calls.items())),
+    }
 
 
 _LAYOUT = re.compile(r"entry_computation_layout=\{\((.*)\)->(.*)\}")
@@ -88,6 +91,9 @@ def entry_layout(hlo_text: str) -> tuple[list, list]:
     params, result = _LAYOUT.search(header).groups()
 
     def shapes(text):
-        return [(dtype, [int(d) for d in dims.split(",") if d]) for dtype, dims in _ARRAY_SHAPE.findall(text)]
+        return [
+            (dtype, [int(d) for d in dims.split(",") if d])
+            for dtype, dims in _ARRAY_SHAPE.findall(text)
+        ]
 
     return shapes(params), shapes(result)

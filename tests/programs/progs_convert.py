@@ -9,23 +9,57 @@ from registry import bits, normal, program
 
 
 def float_to_int_inputs(rng):
-    big = np.array([2.0**31, -2.0**31, 2.0**31 - 128, 2.0**32, 4294967040.0, -1.0, -0.99, 0.99,
-                    127.5, 128.0, -128.5, -129.0, 255.5, 256.0, 32767.6, 32768.0, 65535.4,
-                    65536.0, 1e10, -1e10], np.float32)
+    big = np.array(
+        [
+            2.0**31,
+            -(2.0**31),
+            2.0**31 - 128,
+            2.0**32,
+            4294967040.0,
+            -1.0,
+            -0.99,
+            0.99,
+            127.5,
+            128.0,
+            -128.5,
+            -129.0,
+            255.5,
+            256.0,
+            32767.6,
+            32768.0,
+            65535.4,
+            65536.0,
+            1e10,
+            -1e10,
+        ],
+        np.float32,
+    )
     return (np.concatenate([F32_EDGES, big, normal(rng, (12,)) * 1000]),)
 
 
 @program("convert_float_to_int", args=float_to_int_inputs)
 def convert_float_to_int(x):
     # NaN, inf and out-of-range values: XLA's convert saturates (NaN -> 0).
-    return (x.astype(jnp.int32), x.astype(jnp.uint32), x.astype(jnp.int8), x.astype(jnp.uint8),
-            x.astype(jnp.int16), x.astype(jnp.uint16), x.astype(jnp.bool_))
+    return (
+        x.astype(jnp.int32),
+        x.astype(jnp.uint32),
+        x.astype(jnp.int8),
+        x.astype(jnp.uint8),
+        x.astype(jnp.int16),
+        x.astype(jnp.uint16),
+        x.astype(jnp.bool_),
+    )
 
 
 @program("convert_float_to_int64", x64=True, args=float_to_int_inputs)
 def convert_float_to_int64(x):
     wide = x.astype(jnp.float64) * 1e9
-    return x.astype(jnp.int64), x.astype(jnp.uint64), wide.astype(jnp.int64), wide.astype(jnp.uint64)
+    return (
+        x.astype(jnp.int64),
+        x.astype(jnp.uint64),
+        wide.astype(jnp.int64),
+        wide.astype(jnp.uint64),
+    )
 
 
 def u32_inputs(rng):
@@ -42,9 +76,29 @@ def convert_u32_f32(u, f):
 
 def narrowing_inputs(rng):
     # Exact ties between two f16 / bf16 values, plus values that overflow f16.
-    ties = np.array([1.0 + 2.0**-11, 1.0 + 3 * 2.0**-11, 1.0 + 2.0**-8, 1.0 + 3 * 2.0**-8,
-                     65504.0, 65520.0, 65519.99, 1e5, -1e5, 6e-8, 2.0**-25, 3e-5, 1e-40,
-                     3.0e38, -0.0, np.nan, np.inf, -np.inf], np.float32)
+    ties = np.array(
+        [
+            1.0 + 2.0**-11,
+            1.0 + 3 * 2.0**-11,
+            1.0 + 2.0**-8,
+            1.0 + 3 * 2.0**-8,
+            65504.0,
+            65520.0,
+            65519.99,
+            1e5,
+            -1e5,
+            6e-8,
+            2.0**-25,
+            3e-5,
+            1e-40,
+            3.0e38,
+            -0.0,
+            np.nan,
+            np.inf,
+            -np.inf,
+        ],
+        np.float32,
+    )
     return (np.concatenate([ties, normal(rng, (46,)) * 100]),)
 
 
@@ -54,9 +108,18 @@ def convert_narrowing(x):
     return f16, bf16, f16.astype(jnp.float32), bf16.astype(jnp.float32), f16.astype(jnp.bfloat16)
 
 
-@program("convert_narrowing_f64", x64=True, args=lambda rng: (
-    np.concatenate([narrowing_inputs(rng)[0].astype(np.float64),
-                    np.array([1.0 + 2.0**-24, 1.0 + 3 * 2.0**-24, 1e300, 1e-300])]),))
+@program(
+    "convert_narrowing_f64",
+    x64=True,
+    args=lambda rng: (
+        np.concatenate(
+            [
+                narrowing_inputs(rng)[0].astype(np.float64),
+                np.array([1.0 + 2.0**-24, 1.0 + 3 * 2.0**-24, 1e300, 1e-300]),
+            ]
+        ),
+    ),
+)
 def convert_narrowing_f64(x):
     return x.astype(jnp.float32), x.astype(jnp.float16), x.astype(jnp.bfloat16)
 
@@ -64,21 +127,54 @@ def convert_narrowing_f64(x):
 @program("convert_int_widths", args=lambda rng: (bits(rng, (32,), np.int32),))
 def convert_int_widths(x):
     # Integer narrowing truncates; widening sign- or zero-extends.
-    s8, u8, s16, u16 = x.astype(jnp.int8), x.astype(jnp.uint8), x.astype(jnp.int16), x.astype(jnp.uint16)
-    return (s8, u8, s16, u16, s8.astype(jnp.int32), u8.astype(jnp.int32), s8.astype(jnp.uint32),
-            s16.astype(jnp.float32), u16.astype(jnp.float16), x.astype(jnp.bool_), x.astype(jnp.float32))
+    s8, u8, s16, u16 = (
+        x.astype(jnp.int8),
+        x.astype(jnp.uint8),
+        x.astype(jnp.int16),
+        x.astype(jnp.uint16),
+    )
+    return (
+        s8,
+        u8,
+        s16,
+        u16,
+        s8.astype(jnp.int32),
+        u8.astype(jnp.int32),
+        s8.astype(jnp.uint32),
+        s16.astype(jnp.float32),
+        u16.astype(jnp.float16),
+        x.astype(jnp.bool_),
+        x.astype(jnp.float32),
+    )
 
 
-@program("bitcast_convert", args=lambda rng: (normal(rng, (16,)), bits(rng, (16,), np.uint32),
-                                              normal(rng, (8, 2), np.float16)))
+@program(
+    "bitcast_convert",
+    args=lambda rng: (
+        normal(rng, (16,)),
+        bits(rng, (16,), np.uint32),
+        normal(rng, (8, 2), np.float16),
+    ),
+)
 def bitcast_convert(f, u, h):
-    return (lax.bitcast_convert_type(f, jnp.int32), lax.bitcast_convert_type(f, jnp.uint32),
-            lax.bitcast_convert_type(u & 0x3FFFFFFF, jnp.float32),
-            lax.bitcast_convert_type(h, jnp.uint16), lax.bitcast_convert_type(h, jnp.uint32),
-            lax.bitcast_convert_type(f, jnp.uint8))
+    return (
+        lax.bitcast_convert_type(f, jnp.int32),
+        lax.bitcast_convert_type(f, jnp.uint32),
+        lax.bitcast_convert_type(u & 0x3FFFFFFF, jnp.float32),
+        lax.bitcast_convert_type(h, jnp.uint16),
+        lax.bitcast_convert_type(h, jnp.uint32),
+        lax.bitcast_convert_type(f, jnp.uint8),
+    )
 
 
-@program("bitcast_convert_64", x64=True, args=lambda rng: (normal(rng, (8,), np.float64), bits(rng, (8, 2), np.uint32)))
+@program(
+    "bitcast_convert_64",
+    x64=True,
+    args=lambda rng: (normal(rng, (8,), np.float64), bits(rng, (8, 2), np.uint32)),
+)
 def bitcast_convert_64(d, pairs):
-    return lax.bitcast_convert_type(d, jnp.uint64), lax.bitcast_convert_type(d, jnp.int32), \
-        lax.bitcast_convert_type(pairs, jnp.float64)
+    return (
+        lax.bitcast_convert_type(d, jnp.uint64),
+        lax.bitcast_convert_type(d, jnp.int32),
+        lax.bitcast_convert_type(pairs, jnp.float64),
+    )

@@ -14,37 +14,77 @@ def gather_take(x, idx):
     return x[idx], jnp.take(x, idx, axis=0), jnp.take(x[:, 0], idx), x[idx, 2], x[:, idx[:3]]
 
 
-@program("gather_out_of_bounds", args=lambda rng: (normal(rng, (8,)), np.array([0, 7, 8, 12, -1, -9, 3], np.int32)))
+@program(
+    "gather_out_of_bounds",
+    args=lambda rng: (normal(rng, (8,)), np.array([0, 7, 8, 12, -1, -9, 3], np.int32)),
+)
 def gather_out_of_bounds(x, idx):
     # jnp indexing: negative indices wrap once, then clamp; mode="fill" gives NaN out of bounds.
-    return x[idx], jnp.take(x, idx, mode="clip"), jnp.take(x, idx, mode="fill"), x.at[idx].get(mode="fill", fill_value=-1.0)
+    return (
+        x[idx],
+        jnp.take(x, idx, mode="clip"),
+        jnp.take(x, idx, mode="fill"),
+        x.at[idx].get(mode="fill", fill_value=-1.0),
+    )
 
 
 @program("gather_take_along_axis", args=lambda rng: (normal(rng, (5, 7)), ints(rng, (5, 3), 0, 7)))
 def gather_take_along_axis(x, idx):
-    return jnp.take_along_axis(x, idx, axis=1), jnp.take_along_axis(x, jnp.argsort(x, axis=0), axis=0)
+    return jnp.take_along_axis(x, idx, axis=1), jnp.take_along_axis(
+        x, jnp.argsort(x, axis=0), axis=0
+    )
 
 
-@program("gather_fancy_2d", args=lambda rng: (normal(rng, (6, 8)), ints(rng, (4,), 0, 6), ints(rng, (4,), 0, 8),
-                                              ints(rng, (3, 2), 0, 6)))
+@program(
+    "gather_fancy_2d",
+    args=lambda rng: (
+        normal(rng, (6, 8)),
+        ints(rng, (4,), 0, 6),
+        ints(rng, (4,), 0, 8),
+        ints(rng, (3, 2), 0, 6),
+    ),
+)
 def gather_fancy_2d(x, rows, cols, block):
     return x[rows, cols], x[rows[:, None], cols[None, :]], x[block], x[1:4][rows % 3, 2:5]
 
 
-@program("scatter_add_duplicates", args=lambda rng: (normal(rng, (8,)), np.array([0, 3, 3, 7, 3, 0, 5], np.int32),
-                                                     normal(rng, (7,))))
+@program(
+    "scatter_add_duplicates",
+    args=lambda rng: (
+        normal(rng, (8,)),
+        np.array([0, 3, 3, 7, 3, 0, 5], np.int32),
+        normal(rng, (7,)),
+    ),
+)
 def scatter_add_duplicates(x, idx, v):
     # Duplicate indices accumulate with .add; `segment_sum` is the same scatter.
-    return x.at[idx].add(v), jax.ops.segment_sum(v, idx, num_segments=8), jnp.zeros(8, jnp.int32).at[idx].add(1)
+    return (
+        x.at[idx].add(v),
+        jax.ops.segment_sum(v, idx, num_segments=8),
+        jnp.zeros(8, jnp.int32).at[idx].add(1),
+    )
 
 
-@program("scatter_set_max_mul", args=lambda rng: (normal(rng, (6, 5)), ints(rng, (4,), 0, 6), normal(rng, (4, 5)),
-                                                  np.array([1, 9, -1, 2], np.int32)))
+@program(
+    "scatter_set_max_mul",
+    args=lambda rng: (
+        normal(rng, (6, 5)),
+        ints(rng, (4,), 0, 6),
+        normal(rng, (4, 5)),
+        np.array([1, 9, -1, 2], np.int32),
+    ),
+)
 def scatter_set_max_mul(x, idx, v, oob):
     # Unique indices for .set (duplicates pick an unspecified update); out-of-bounds updates are dropped.
     unique = jnp.array([0, 2, 5, 3])
-    return (x.at[unique].set(v), x.at[idx].max(v), x.at[idx].mul(1.5), x.at[idx, 1].min(-1.0),
-            x[0].at[oob].set(100.0, mode="drop"), x.at[2:4, 1:3].set(0.0))
+    return (
+        x.at[unique].set(v),
+        x.at[idx].max(v),
+        x.at[idx].mul(1.5),
+        x.at[idx, 1].min(-1.0),
+        x[0].at[oob].set(100.0, mode="drop"),
+        x.at[2:4, 1:3].set(0.0),
+    )
 
 
 @program("scatter_2d_points", args=lambda rng: (ints(rng, (12, 2), 0, 5), normal(rng, (12,))))
@@ -54,22 +94,43 @@ def scatter_2d_points(points, weights):
     return grid, counts
 
 
-@program("sort_values", args=lambda rng: (np.concatenate([F32_EDGES, normal(rng, (32,))]).reshape(4, 16),
-                                          ints(rng, (4, 16), -5, 5)))
+@program(
+    "sort_values",
+    args=lambda rng: (
+        np.concatenate([F32_EDGES, normal(rng, (32,))]).reshape(4, 16),
+        ints(rng, (4, 16), -5, 5),
+    ),
+)
 def sort_values(x, k):
     # NaN sorts last and -0.0 before 0.0 (total order); descending via flip.
-    return jnp.sort(x, axis=1), jnp.sort(x, axis=0), jnp.sort(k, axis=1), jnp.sort(x, axis=1, descending=True), \
-        jnp.sort(k.astype(jnp.uint16), axis=0)
+    return (
+        jnp.sort(x, axis=1),
+        jnp.sort(x, axis=0),
+        jnp.sort(k, axis=1),
+        jnp.sort(x, axis=1, descending=True),
+        jnp.sort(k.astype(jnp.uint16), axis=0),
+    )
 
 
 @program("sort_argsort", args=lambda rng: (normal(rng, (3, 10)), ints(rng, (20,), 0, 4)))
 def sort_argsort(x, k):
     # argsort is a variadic sort over (keys, iota); stable, so ties keep their order.
-    return jnp.argsort(x, axis=1), jnp.argsort(k, stable=True), jnp.argsort(k, descending=True, stable=True), \
-        jnp.argsort(-x, axis=0)
+    return (
+        jnp.argsort(x, axis=1),
+        jnp.argsort(k, stable=True),
+        jnp.argsort(k, descending=True, stable=True),
+        jnp.argsort(-x, axis=0),
+    )
 
 
-@program("sort_multi_operand", args=lambda rng: (ints(rng, (16,), 0, 4), normal(rng, (16,)), ints(rng, (16,), 0, 100, np.uint32)))
+@program(
+    "sort_multi_operand",
+    args=lambda rng: (
+        ints(rng, (16,), 0, 4),
+        normal(rng, (16,)),
+        ints(rng, (16,), 0, 100, np.uint32),
+    ),
+)
 def sort_multi_operand(k, x, u):
     # lax.sort with several operands sorts them all by the first num_keys.
     by_k = lax.sort((k, x, u), num_keys=1)

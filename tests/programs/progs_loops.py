@@ -29,7 +29,10 @@ def loop_scan_unroll2(init, xs):
     return lax.scan(_ema_step, init, xs, unroll=2)
 
 
-@program("loop_scan_multi_carry", args=lambda rng: (normal(rng, (3, 3)), ints(rng, (3,), 0, 9), normal(rng, (8, 3))))
+@program(
+    "loop_scan_multi_carry",
+    args=lambda rng: (normal(rng, (3, 3)), ints(rng, (3,), 0, 9), normal(rng, (8, 3))),
+)
 def loop_scan_multi_carry(m, counts, xs):
     def step(carry, x):
         m, counts, total = carry
@@ -46,7 +49,10 @@ def loop_fori_static(x):
     return lax.fori_loop(0, 10, lambda i, v: v * 0.9 + jnp.sin(v + i.astype(jnp.float32)), x)
 
 
-@program("loop_fori_traced", args=lambda rng: (normal(rng, (5,)), np.int32(2), np.int32(9), np.int32(5), np.int32(3)))
+@program(
+    "loop_fori_traced",
+    args=lambda rng: (normal(rng, (5,)), np.int32(2), np.int32(9), np.int32(5), np.int32(3)),
+)
 def loop_fori_traced(x, lo, hi, lo2, hi2):
     # Traced bounds: a while loop; the second one runs zero times (lo2 > hi2). The body is a
     # contraction, so rounding differences in cos do not grow from step to step.
@@ -91,7 +97,10 @@ def loop_nested_scan_in_fori(x, xs):
     return lax.fori_loop(0, 3, outer, x)
 
 
-@program("loop_cond_switch_in_scan", args=lambda rng: (normal(rng, (3,)), normal(rng, (10, 3)), ints(rng, (10,), -1, 4)))
+@program(
+    "loop_cond_switch_in_scan",
+    args=lambda rng: (normal(rng, (3,)), normal(rng, (10, 3)), ints(rng, (10,), -1, 4)),
+)
 def loop_cond_switch_in_scan(x, xs, which):
     # lax.switch clamps the branch index into range (-1 -> 0, 3 -> 2).
     branches = [lambda v, u: v + u, lambda v, u: v * jnp.cos(u), lambda v, u: jnp.tanh(v - u)]
@@ -118,7 +127,10 @@ def cond_switch_index(x, k, out_of_range):
     return lax.switch(k, branches, x), lax.switch(out_of_range, branches, x)
 
 
-@program("loop_grad_scan", args=lambda rng: (normal(rng, (4, 4)) * 0.5, normal(rng, (4,)), normal(rng, (8, 4))))
+@program(
+    "loop_grad_scan",
+    args=lambda rng: (normal(rng, (4, 4)) * 0.5, normal(rng, (4,)), normal(rng, (8, 4))),
+)
 def loop_grad_scan(w, h0, xs):
     # Reverse-mode autodiff through scan: a forward loop that saves residuals and a backward loop.
     def loss(w, h0):
@@ -161,8 +173,10 @@ def seed001_unrolled_matmul(x):
     return x
 
 
-@program("loop_while_mixed_carry", args=lambda rng: (normal(rng, (4,), np.float16), ints(rng, (4,), 0, 50, np.uint8),
-                                                     np.int16(9)))
+@program(
+    "loop_while_mixed_carry",
+    args=lambda rng: (normal(rng, (4,), np.float16), ints(rng, (4,), 0, 50, np.uint8), np.int16(9)),
+)
 def loop_while_mixed_carry(h, u, limit):
     # Loop-carried state of several small dtypes.
     def body(state):

@@ -11,11 +11,19 @@ from registry import normal, program, prng_key, uniform
 def _lotka_volterra(state, params):
     prey, predator = state[0], state[1]
     alpha, beta, delta, gamma = params[0], params[1], params[2], params[3]
-    return jnp.stack([alpha * prey - beta * prey * predator, delta * prey * predator - gamma * predator])
+    return jnp.stack(
+        [alpha * prey - beta * prey * predator, delta * prey * predator - gamma * predator]
+    )
 
 
-@program("model_rk4_lotka_volterra", args=lambda rng: (uniform(rng, (2,), 5.0, 15.0),
-                                                       np.array([1.1, 0.4, 0.1, 0.4], np.float32), np.float32(0.05)))
+@program(
+    "model_rk4_lotka_volterra",
+    args=lambda rng: (
+        uniform(rng, (2,), 5.0, 15.0),
+        np.array([1.1, 0.4, 0.1, 0.4], np.float32),
+        np.float32(0.05),
+    ),
+)
 def model_rk4_lotka_volterra(y0, params, dt):
     # 100 classic Runge-Kutta steps; returns the final state and the trajectory.
     def step(y, _):
@@ -33,8 +41,14 @@ def _gaussian_log_density(x, precision):
     return -0.5 * x @ precision @ x
 
 
-@program("model_hmc_gaussian", args=lambda rng: (prng_key(1), normal(rng, (2,)),
-                                                 np.array([[2.0, 0.6], [0.6, 1.0]], np.float32)))
+@program(
+    "model_hmc_gaussian",
+    args=lambda rng: (
+        prng_key(1),
+        normal(rng, (2,)),
+        np.array([[2.0, 0.6], [0.6, 1.0]], np.float32),
+    ),
+)
 def model_hmc_gaussian(key, x0, precision):
     # Hamiltonian Monte Carlo on a 2-D Gaussian: 10 transitions of 20 leapfrog steps,
     # each with a Metropolis accept/reject drawn with jax.random.
@@ -62,8 +76,16 @@ def model_hmc_gaussian(key, x0, precision):
     return lax.scan(transition, (x0, key, 0), None, length=10)
 
 
-@program("model_gru_scan", args=lambda rng: (normal(rng, (3, 8, 16)) * 0.3, normal(rng, (3, 16, 16)) * 0.3,
-                                             normal(rng, (3, 16)) * 0.1, normal(rng, (10, 8)), normal(rng, (16,)) * 0.1))
+@program(
+    "model_gru_scan",
+    args=lambda rng: (
+        normal(rng, (3, 8, 16)) * 0.3,
+        normal(rng, (3, 16, 16)) * 0.3,
+        normal(rng, (3, 16)) * 0.1,
+        normal(rng, (10, 8)),
+        normal(rng, (16,)) * 0.1,
+    ),
+)
 def model_gru_scan(w_in, w_hidden, bias, xs, h0):
     # A GRU cell (hidden 16) over 10 steps of 8 features.
     def cell(h, x):
@@ -76,8 +98,14 @@ def model_gru_scan(w_in, w_hidden, bias, xs, h0):
     return lax.scan(cell, h0, xs)
 
 
-@program("model_logistic_regression_gd", args=lambda rng: (normal(rng, (32, 5)), (rng.random(32) < 0.5).astype(np.float32),
-                                                           normal(rng, (5,)) * 0.1))
+@program(
+    "model_logistic_regression_gd",
+    args=lambda rng: (
+        normal(rng, (32, 5)),
+        (rng.random(32) < 0.5).astype(np.float32),
+        normal(rng, (5,)) * 0.1,
+    ),
+)
 def model_logistic_regression_gd(features, labels, w0):
     # 50 steps of gradient descent on the logistic loss.
     def loss(w):
@@ -91,9 +119,19 @@ def model_logistic_regression_gd(features, labels, w0):
     return lax.scan(step, w0, None, length=50)
 
 
-@program("model_mlp_train_step", args=lambda rng: ({"w1": normal(rng, (6, 16)) * 0.4, "b1": normal(rng, (16,)) * 0.1,
-                                                    "w2": normal(rng, (16, 3)) * 0.4, "b2": normal(rng, (3,)) * 0.1},
-                                                   normal(rng, (8, 6)), normal(rng, (8, 3))))
+@program(
+    "model_mlp_train_step",
+    args=lambda rng: (
+        {
+            "w1": normal(rng, (6, 16)) * 0.4,
+            "b1": normal(rng, (16,)) * 0.1,
+            "w2": normal(rng, (16, 3)) * 0.4,
+            "b2": normal(rng, (3,)) * 0.1,
+        },
+        normal(rng, (8, 6)),
+        normal(rng, (8, 3)),
+    ),
+)
 def model_mlp_train_step(params, x, y):
     # One SGD step of a 2-layer MLP; params is a dict pytree (leaves in sorted key order).
     def loss(p):
@@ -104,8 +142,15 @@ def model_mlp_train_step(params, x, y):
     return jax.tree_util.tree_map(lambda p, g: p - 0.1 * g, params, grads), value
 
 
-@program("model_attention", args=lambda rng: (normal(rng, (2, 6, 8)), normal(rng, (8, 8)) * 0.3, normal(rng, (8, 8)) * 0.3,
-                                              normal(rng, (8, 8)) * 0.3))
+@program(
+    "model_attention",
+    args=lambda rng: (
+        normal(rng, (2, 6, 8)),
+        normal(rng, (8, 8)) * 0.3,
+        normal(rng, (8, 8)) * 0.3,
+        normal(rng, (8, 8)) * 0.3,
+    ),
+)
 def model_attention(x, wq, wk, wv):
     # Causal single-head self-attention over a batch of 2 sequences of 6 tokens.
     q, k, v = x @ wq, x @ wk, x @ wv
@@ -125,7 +170,10 @@ def model_conv1d_pool(signal, kernel):
     return smoothed, lax.reduce_window(smoothed, -jnp.inf, lax.max, (1, 4), (1, 4), "VALID")
 
 
-@program("model_vmap_langevin", args=lambda rng: (jax.random.split(jax.random.PRNGKey(4), 64), normal(rng, (64, 2))))
+@program(
+    "model_vmap_langevin",
+    args=lambda rng: (jax.random.split(jax.random.PRNGKey(4), 64), normal(rng, (64, 2))),
+)
 def model_vmap_langevin(keys, x0):
     # 64 independent Langevin chains (vmap over keys), 30 steps each, on a banana density.
     def log_p(x):
@@ -143,8 +191,15 @@ def model_vmap_langevin(keys, x0):
     return jax.vmap(chain)(keys, x0)
 
 
-@program("model_vjp_fixed_point", args=lambda rng: (normal(rng, (4, 8)) * 0.4, normal(rng, (8, 2)) * 0.4,
-                                                    normal(rng, (2,)), normal(rng, (4,))))
+@program(
+    "model_vjp_fixed_point",
+    args=lambda rng: (
+        normal(rng, (4, 8)) * 0.4,
+        normal(rng, (8, 2)) * 0.4,
+        normal(rng, (2,)),
+        normal(rng, (4,)),
+    ),
+)
 def model_vjp_fixed_point(w1, w2, z, x0):
     # The seed thread's inner loop: x <- x + k * f_bwd(z - f(x)), with f a small MLP and
     # f_bwd its vector-Jacobian product, 25 steps of a scan.

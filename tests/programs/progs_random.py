@@ -21,29 +21,43 @@ def random_split_fold_in(key, data):
 @program("random_normal_uniform", args=lambda rng: (prng_key(1234),))
 def random_normal_uniform(key):
     k1, k2, k3 = jax.random.split(key, 3)
-    return (jax.random.normal(k1, (4, 8)), jax.random.uniform(k2, (16,)),
-            jax.random.uniform(k3, (3, 5), minval=-2.0, maxval=5.0))
+    return (
+        jax.random.normal(k1, (4, 8)),
+        jax.random.uniform(k2, (16,)),
+        jax.random.uniform(k3, (3, 5), minval=-2.0, maxval=5.0),
+    )
 
 
 @program("random_bernoulli_categorical", args=lambda rng: (prng_key(3), normal(rng, (4, 6))))
 def random_bernoulli_categorical(key, logits):
     k1, k2, k3 = jax.random.split(key, 3)
-    return (jax.random.bernoulli(k1, 0.3, (20,)), jax.random.categorical(k2, logits, axis=-1),
-            jax.random.categorical(k3, logits, axis=0, shape=(5, 6)))
+    return (
+        jax.random.bernoulli(k1, 0.3, (20,)),
+        jax.random.categorical(k2, logits, axis=-1),
+        jax.random.categorical(k3, logits, axis=0, shape=(5, 6)),
+    )
 
 
 @program("random_bits_dtypes", args=lambda rng: (prng_key(99),))
 def random_bits_dtypes(key):
     k1, k2, k3 = jax.random.split(key, 3)
-    return (jax.random.bits(k1, (8,), jnp.uint32), jax.random.bits(k2, (8,), jnp.uint8),
-            jax.random.bits(k3, (8,), jnp.uint16), jax.random.randint(k1, (10,), -5, 17),
-            jax.random.permutation(k2, 10))
+    return (
+        jax.random.bits(k1, (8,), jnp.uint32),
+        jax.random.bits(k2, (8,), jnp.uint8),
+        jax.random.bits(k3, (8,), jnp.uint16),
+        jax.random.randint(k1, (10,), -5, 17),
+        jax.random.permutation(k2, 10),
+    )
 
 
 @program("random_bits_x64", x64=True, args=lambda rng: (prng_key(5),))
 def random_bits_x64(key):
     k1, k2 = jax.random.split(key)
-    return jax.random.bits(k1, (6,), jnp.uint64), jax.random.normal(k2, (6,), jnp.float64), jax.random.uniform(k1, (3,))
+    return (
+        jax.random.bits(k1, (6,), jnp.uint64),
+        jax.random.normal(k2, (6,), jnp.float64),
+        jax.random.uniform(k1, (3,)),
+    )
 
 
 @program("random_key_data_typed", args=lambda rng: (prng_key(2024),))
@@ -51,7 +65,11 @@ def random_key_data_typed(raw):
     # New-style typed keys: wrap the raw bits, split, and unwrap with key_data.
     key = jax.random.wrap_key_data(raw)
     k1, k2 = jax.random.split(key)
-    return jax.random.key_data(k1), jax.random.key_data(jax.random.fold_in(k2, 3)), jax.random.normal(k2, (5,))
+    return (
+        jax.random.key_data(k1),
+        jax.random.key_data(jax.random.fold_in(k2, 3)),
+        jax.random.normal(k2, (5,)),
+    )
 
 
 @program("random_in_loop", args=lambda rng: (prng_key(17), normal(rng, (4,))))
@@ -65,8 +83,11 @@ def random_in_loop(key, x):
     return jax.lax.fori_loop(0, 20, body, (key, x))
 
 
-@program("random_threefry_gpu_kernel", args=lambda rng: (prng_key(7),),
-         config={"jax_threefry_gpu_kernel_lowering": True})
+@program(
+    "random_threefry_gpu_kernel",
+    args=lambda rng: (prng_key(7),),
+    config={"jax_threefry_gpu_kernel_lowering": True},
+)
 def random_threefry_gpu_kernel(key):
     # With jax_threefry_gpu_kernel_lowering the CUDA HLO calls the cu_threefry2x32_ffi kernel.
     k1, k2 = jax.random.split(key)

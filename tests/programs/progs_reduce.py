@@ -11,13 +11,28 @@ from registry import ints, normal, program, uniform
 
 @program("reduce_sum_axes", args=lambda rng: (normal(rng, (3, 4, 5)),))
 def reduce_sum_axes(x):
-    return x.sum(), x.sum(axis=0), x.sum(axis=(0, 2)), x.mean(axis=1), x.var(axis=2), jnp.linalg.norm(x, axis=-1)
+    return (
+        x.sum(),
+        x.sum(axis=0),
+        x.sum(axis=(0, 2)),
+        x.mean(axis=1),
+        x.var(axis=2),
+        jnp.linalg.norm(x, axis=-1),
+    )
 
 
 @program("reduce_max_min_prod", args=lambda rng: (normal(rng, (6, 7)), ints(rng, (6, 7), -50, 50)))
 def reduce_max_min_prod(x, k):
-    return (x.max(axis=1), x.min(axis=0), x.max(), jnp.prod(x[:, :3] + 1.0, axis=1), k.max(axis=0),
-            k.min(axis=1), jnp.prod(k[:2] % 5 + 1, axis=0), k.sum(axis=1))
+    return (
+        x.max(axis=1),
+        x.min(axis=0),
+        x.max(),
+        jnp.prod(x[:, :3] + 1.0, axis=1),
+        k.max(axis=0),
+        k.min(axis=1),
+        jnp.prod(k[:2] % 5 + 1, axis=0),
+        k.sum(axis=1),
+    )
 
 
 @program("reduce_nan_edges", args=lambda rng: (F32_EDGES.reshape(4, 8),))
@@ -28,13 +43,28 @@ def reduce_nan_edges(x):
 
 @program("reduce_any_all", args=lambda rng: (rng.random((5, 6)) < 0.8, normal(rng, (5, 6))))
 def reduce_any_all(p, x):
-    return p.all(axis=1), p.any(axis=0), p.all(), (x > 1.5).any(axis=1), jnp.count_nonzero(p, axis=0)
+    return (
+        p.all(axis=1),
+        p.any(axis=0),
+        p.all(),
+        (x > 1.5).any(axis=1),
+        jnp.count_nonzero(p, axis=0),
+    )
 
 
-@program("reduce_argmax_argmin", args=lambda rng: (normal(rng, (6, 9)), ints(rng, (6, 9), 0, 4, np.uint8)))
+@program(
+    "reduce_argmax_argmin",
+    args=lambda rng: (normal(rng, (6, 9)), ints(rng, (6, 9), 0, 4, np.uint8)),
+)
 def reduce_argmax_argmin(x, k):
     # Variadic reduce over (value, index) pairs; ties pick the lowest index.
-    return jnp.argmax(x, axis=1), jnp.argmin(x, axis=0), jnp.argmax(k, axis=1), jnp.argmin(k, axis=0), jnp.argmax(x)
+    return (
+        jnp.argmax(x, axis=1),
+        jnp.argmin(x, axis=0),
+        jnp.argmax(k, axis=1),
+        jnp.argmin(k, axis=0),
+        jnp.argmax(x),
+    )
 
 
 @program("reduce_logsumexp_softmax", args=lambda rng: (normal(rng, (4, 10)) * 5,))
@@ -46,57 +76,105 @@ def reduce_logsumexp_softmax(x):
 def reduce_window_pool(x):
     max_pool = lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
     avg_pool = lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME") / 9.0
-    strided_min = lax.reduce_window(x, jnp.inf, lax.min, (1, 3, 2, 1), (1, 2, 3, 1), ((0, 0), (1, 1), (0, 1), (0, 0)))
+    strided_min = lax.reduce_window(
+        x, jnp.inf, lax.min, (1, 3, 2, 1), (1, 2, 3, 1), ((0, 0), (1, 1), (0, 1), (0, 0))
+    )
     return max_pool, avg_pool, strided_min
 
 
 @program("reduce_cumulative", args=lambda rng: (normal(rng, (5, 12)), ints(rng, (5, 12), -3, 4)))
 def reduce_cumulative(x, k):
     # cumsum & co. lower to reduce-window on the CPU (and to an HLO `scan` on CUDA).
-    return (jnp.cumsum(x, axis=1), jnp.cumprod(1 + 0.1 * x, axis=0), lax.cummax(x, axis=1),
-            lax.cummin(x, axis=0, reverse=True), jnp.cumsum(k, axis=1), lax.cumlogsumexp(x, axis=1))
+    return (
+        jnp.cumsum(x, axis=1),
+        jnp.cumprod(1 + 0.1 * x, axis=0),
+        lax.cummax(x, axis=1),
+        lax.cummin(x, axis=0, reverse=True),
+        jnp.cumsum(k, axis=1),
+        lax.cumlogsumexp(x, axis=1),
+    )
 
 
-@program("dot_matmul", args=lambda rng: (normal(rng, (8, 16)), normal(rng, (16, 12)), normal(rng, (12,))))
+@program(
+    "dot_matmul", args=lambda rng: (normal(rng, (8, 16)), normal(rng, (16, 12)), normal(rng, (12,)))
+)
 def dot_matmul(a, b, v):
     return a @ b, (a @ b) @ v, jnp.dot(v, b.T), a @ b[:, :1]
 
 
-@program("dot_general_forms", args=lambda rng: (normal(rng, (4, 5, 6)), normal(rng, (4, 6, 3)),
-                                                normal(rng, (7,)), normal(rng, (9,)), normal(rng, (6, 5))))
+@program(
+    "dot_general_forms",
+    args=lambda rng: (
+        normal(rng, (4, 5, 6)),
+        normal(rng, (4, 6, 3)),
+        normal(rng, (7,)),
+        normal(rng, (9,)),
+        normal(rng, (6, 5)),
+    ),
+)
 def dot_general_forms(a, b, u, w, m):
-    return (jnp.einsum("bij,bjk->bik", a, b),   # batched matmul
-            jnp.einsum("bij,bik->bjk", a, a),   # batch + contraction over a non-last dim
-            jnp.dot(u, u),                      # vector dot
-            jnp.outer(u, w),                    # outer product (no contraction)
-            jnp.einsum("ij,kj->ik", m, m),      # contraction over the last dims of both
-            jnp.einsum("bij,ji->b", a, m),      # two contracting dims
-            jnp.tensordot(a, m, axes=[[1], [1]]))
+    return (
+        jnp.einsum("bij,bjk->bik", a, b),  # batched matmul
+        jnp.einsum("bij,bik->bjk", a, a),  # batch + contraction over a non-last dim
+        jnp.dot(u, u),  # vector dot
+        jnp.outer(u, w),  # outer product (no contraction)
+        jnp.einsum("ij,kj->ik", m, m),  # contraction over the last dims of both
+        jnp.einsum("bij,ji->b", a, m),  # two contracting dims
+        jnp.tensordot(a, m, axes=[[1], [1]]),
+    )
 
 
-@program("dot_mixed_precision", args=lambda rng: (normal(rng, (8, 8)).astype(jnp.bfloat16),
-                                                  normal(rng, (8, 8), np.float16), ints(rng, (8, 8), -9, 9)))
+@program(
+    "dot_mixed_precision",
+    args=lambda rng: (
+        normal(rng, (8, 8)).astype(jnp.bfloat16),
+        normal(rng, (8, 8), np.float16),
+        ints(rng, (8, 8), -9, 9),
+    ),
+)
 def dot_mixed_precision(b, h, k):
-    return (jnp.dot(b, b, preferred_element_type=jnp.float32), h @ h, k @ k,
-            lax.dot(b, b), jnp.dot(k, k, preferred_element_type=jnp.float32))
+    return (
+        jnp.dot(b, b, preferred_element_type=jnp.float32),
+        h @ h,
+        k @ k,
+        lax.dot(b, b),
+        jnp.dot(k, k, preferred_element_type=jnp.float32),
+    )
 
 
-@program("dot_f64", x64=True, args=lambda rng: (normal(rng, (6, 10), np.float64), normal(rng, (10, 4), np.float64)))
+@program(
+    "dot_f64",
+    x64=True,
+    args=lambda rng: (normal(rng, (6, 10), np.float64), normal(rng, (10, 4), np.float64)),
+)
 def dot_f64(a, b):
     return a @ b, jnp.linalg.norm(a @ b), jnp.einsum("ij,ij->j", a, a)
 
 
-@program("reduce_variance_layernorm", args=lambda rng: (normal(rng, (4, 16)) * 2 + 1, uniform(rng, (16,), 0.5, 1.5),
-                                                        normal(rng, (16,))))
+@program(
+    "reduce_variance_layernorm",
+    args=lambda rng: (
+        normal(rng, (4, 16)) * 2 + 1,
+        uniform(rng, (16,), 0.5, 1.5),
+        normal(rng, (16,)),
+    ),
+)
 def reduce_variance_layernorm(x, gamma, beta):
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     return (x - mean) * lax.rsqrt(var + 1e-5) * gamma + beta
 
 
-@program("reduce_custom_init", args=lambda rng: (normal(rng, (4, 6)), ints(rng, (4, 6), 0, 1000, np.uint32)))
+@program(
+    "reduce_custom_init",
+    args=lambda rng: (normal(rng, (4, 6)), ints(rng, (4, 6), 0, 1000, np.uint32)),
+)
 def reduce_custom_init(x, u):
     # lax.reduce with a non-identity init value (counted once per output) and bitwise monoids.
-    return (lax.reduce(x, np.float32(5.0), lax.add, (0,)), lax.reduce(x, np.float32(0.5), lax.max, (1,)),
-            lax.reduce(u, np.uint32(0), lax.bitwise_or, (0,)), lax.reduce(u, np.uint32(0xFFFFFFFF), lax.bitwise_and, (1,)),
-            lax.reduce(u, np.uint32(0), lax.bitwise_xor, (0, 1)))
+    return (
+        lax.reduce(x, np.float32(5.0), lax.add, (0,)),
+        lax.reduce(x, np.float32(0.5), lax.max, (1,)),
+        lax.reduce(u, np.uint32(0), lax.bitwise_or, (0,)),
+        lax.reduce(u, np.uint32(0xFFFFFFFF), lax.bitwise_and, (1,)),
+        lax.reduce(u, np.uint32(0), lax.bitwise_xor, (0, 1)),
+    )

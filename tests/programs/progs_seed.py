@@ -31,9 +31,12 @@ class Linear(hk.Module):
         self.output_size = output_size
 
     def __call__(self, inputs):
-        w = hk.get_parameter("w", [inputs.shape[-1], self.output_size],
-                             inputs.dtype,  # Passing dtype costs 23%!
-                             init=jnp.zeros)
+        w = hk.get_parameter(
+            "w",
+            [inputs.shape[-1], self.output_size],
+            inputs.dtype,  # Passing dtype costs 23%!
+            init=jnp.zeros,
+        )
         # Calling softplus costs 32%!
         return jnp.dot(inputs, softplus(w))
 
@@ -83,9 +86,11 @@ def update_state(weights, state):
 
 
 def find_fixed_point(weights, initial_state, maximum_iterations):
-    return while_loop(partial(state_needs_iteration, maximum_iterations),
-                      partial(update_state, weights),
-                      initial_state)
+    return while_loop(
+        partial(state_needs_iteration, maximum_iterations),
+        partial(update_state, weights),
+        initial_state,
+    )
 
 
 @partial(jit, static_argnums=())  # Passing maximum_iterations non-statically costs 43%!
@@ -119,12 +124,16 @@ _infer_encoding = infer_encoding.__wrapped__
 for _name, _x64 in (("seed_x64", True), ("seed_f32", False)):
     program(_name, args=seed_args, x64=_x64, zero_inputs_ok=True)(_infer_encoding)
     # maximum_iterations static: the while condition compares with a constant 8000.
-    program(_name + "_static", args=seed_args, x64=_x64, static_argnums=(2,), zero_inputs_ok=True)(_infer_encoding)
+    program(_name + "_static", args=seed_args, x64=_x64, static_argnums=(2,), zero_inputs_ok=True)(
+        _infer_encoding
+    )
 
 
 def infer_encoding_vmap(weights, initial_rngs, maximum_iterations):
     """1024 independent chains: vmap over the rng keys."""
-    return jax.vmap(_infer_encoding, in_axes=(None, 0, None))(weights, initial_rngs, maximum_iterations)
+    return jax.vmap(_infer_encoding, in_axes=(None, 0, None))(
+        weights, initial_rngs, maximum_iterations
+    )
 
 
 program("seed_vmap1024", args=seed_vmap_args, x64=True, zero_inputs_ok=True)(infer_encoding_vmap)

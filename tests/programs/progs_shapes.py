@@ -10,34 +10,67 @@ from registry import ints, normal, program
 
 @program("shapes_transpose_reshape", args=lambda rng: (normal(rng, (2, 3, 4, 5)),))
 def shapes_transpose_reshape(x):
-    return (jnp.transpose(x, (3, 1, 0, 2)), x.reshape(6, 20), x.reshape(-1)[::7],
-            jnp.swapaxes(x, 0, 2).reshape(4, 30), x.T.sum(axis=0), jnp.moveaxis(x, 1, -1))
+    return (
+        jnp.transpose(x, (3, 1, 0, 2)),
+        x.reshape(6, 20),
+        x.reshape(-1)[::7],
+        jnp.swapaxes(x, 0, 2).reshape(4, 30),
+        x.T.sum(axis=0),
+        jnp.moveaxis(x, 1, -1),
+    )
 
 
-@program("shapes_broadcast", args=lambda rng: (normal(rng, (3,)), normal(rng, (4, 1)), normal(rng, ())))
+@program(
+    "shapes_broadcast", args=lambda rng: (normal(rng, (3,)), normal(rng, (4, 1)), normal(rng, ()))
+)
 def shapes_broadcast(a, b, s):
-    return a + b, b * s, jnp.broadcast_to(a, (2, 4, 3)), jnp.outer(a, b[:, 0]), a[None, :, None] * b[:, :, None]
+    return (
+        a + b,
+        b * s,
+        jnp.broadcast_to(a, (2, 4, 3)),
+        jnp.outer(a, b[:, 0]),
+        a[None, :, None] * b[:, :, None],
+    )
 
 
 @program("shapes_iota", args=lambda rng: (normal(rng, (4, 6)),))
 def shapes_iota(x):
     rows = lax.broadcasted_iota(jnp.int32, (4, 6), 0)
     cols = lax.broadcasted_iota(jnp.int32, (4, 6), 1)
-    return (jnp.arange(10, dtype=jnp.float32) * 0.5 + x[0, 0], jnp.where(rows >= cols, x, 0.0),
-            jnp.triu(x, 1), jnp.eye(4, 6) * x, jnp.arange(3, 17, 2, dtype=jnp.uint8), jnp.linspace(0, 1, 7))
+    return (
+        jnp.arange(10, dtype=jnp.float32) * 0.5 + x[0, 0],
+        jnp.where(rows >= cols, x, 0.0),
+        jnp.triu(x, 1),
+        jnp.eye(4, 6) * x,
+        jnp.arange(3, 17, 2, dtype=jnp.uint8),
+        jnp.linspace(0, 1, 7),
+    )
 
 
 @program("shapes_slice", args=lambda rng: (normal(rng, (8, 10)),))
 def shapes_slice(x):
-    return x[1:5, 2:9], x[::2, 1::3], x[-3:, :-4], x[5], x[:, 7], lax.slice(x, (1, 0), (8, 10), (3, 4))
+    return (
+        x[1:5, 2:9],
+        x[::2, 1::3],
+        x[-3:, :-4],
+        x[5],
+        x[:, 7],
+        lax.slice(x, (1, 0), (8, 10), (3, 4)),
+    )
 
 
 @program("shapes_concatenate_pad", args=lambda rng: (normal(rng, (3, 4)), normal(rng, (2, 4))))
 def shapes_concatenate_pad(a, b):
-    return (jnp.concatenate([a, b, a], axis=0), jnp.concatenate([a, a * 2], axis=1), jnp.stack([a, a + 1]),
-            jnp.pad(a, ((1, 2), (0, 3))), jnp.pad(a, 1, mode="edge"), jnp.pad(b, ((0, 0), (2, 2)), mode="reflect"),
-            # Negative low/high padding trims; interior padding interleaves.
-            lax.pad(a, np.float32(-1), ((-1, 2, 1), (1, -2, 2))))
+    return (
+        jnp.concatenate([a, b, a], axis=0),
+        jnp.concatenate([a, a * 2], axis=1),
+        jnp.stack([a, a + 1]),
+        jnp.pad(a, ((1, 2), (0, 3))),
+        jnp.pad(a, 1, mode="edge"),
+        jnp.pad(b, ((0, 0), (2, 2)), mode="reflect"),
+        # Negative low/high padding trims; interior padding interleaves.
+        lax.pad(a, np.float32(-1), ((-1, 2, 1), (1, -2, 2))),
+    )
 
 
 @program("shapes_reverse", args=lambda rng: (normal(rng, (4, 5, 3)),))
@@ -45,18 +78,38 @@ def shapes_reverse(x):
     return jnp.flip(x, 0), jnp.flip(x, (1, 2)), x[::-1, ::-2], jnp.rot90(x[:, :, 0])
 
 
-@program("shapes_dynamic_slice", args=lambda rng: (normal(rng, (8, 8)), np.int32(3), np.int32(6), np.int32(-2)))
+@program(
+    "shapes_dynamic_slice",
+    args=lambda rng: (normal(rng, (8, 8)), np.int32(3), np.int32(6), np.int32(-2)),
+)
 def shapes_dynamic_slice(x, i, j, k):
     # Start indices are clamped so that the slice stays in bounds (j=6 with size 4, k<0).
-    return (lax.dynamic_slice(x, (i, j), (3, 4)), lax.dynamic_slice(x, (k, i), (2, 2)),
-            lax.dynamic_index_in_dim(x, i, axis=1, keepdims=False), x[i], lax.dynamic_slice_in_dim(x, j, 5, 0))
+    return (
+        lax.dynamic_slice(x, (i, j), (3, 4)),
+        lax.dynamic_slice(x, (k, i), (2, 2)),
+        lax.dynamic_index_in_dim(x, i, axis=1, keepdims=False),
+        x[i],
+        lax.dynamic_slice_in_dim(x, j, 5, 0),
+    )
 
 
-@program("shapes_dynamic_update_slice", args=lambda rng: (normal(rng, (6, 6)), normal(rng, (2, 3)),
-                                                          np.int32(1), np.int32(5), np.int32(-3)))
+@program(
+    "shapes_dynamic_update_slice",
+    args=lambda rng: (
+        normal(rng, (6, 6)),
+        normal(rng, (2, 3)),
+        np.int32(1),
+        np.int32(5),
+        np.int32(-3),
+    ),
+)
 def shapes_dynamic_update_slice(x, u, i, j, k):
-    return (lax.dynamic_update_slice(x, u, (i, i)), lax.dynamic_update_slice(x, u, (j, j)),
-            lax.dynamic_update_slice(x, u, (k, j)), lax.dynamic_update_index_in_dim(x, u[0, 0] * jnp.ones(6), i, 0))
+    return (
+        lax.dynamic_update_slice(x, u, (i, i)),
+        lax.dynamic_update_slice(x, u, (j, j)),
+        lax.dynamic_update_slice(x, u, (k, j)),
+        lax.dynamic_update_index_in_dim(x, u[0, 0] * jnp.ones(6), i, 0),
+    )
 
 
 @program("shapes_optimization_barrier", args=lambda rng: (normal(rng, (4, 4)), np.int32(7)))
@@ -70,7 +123,9 @@ def _shared_block(x, w):
     return jnp.tanh(x @ w)
 
 
-@program("shapes_nested_jit_call", args=lambda rng: (normal(rng, (4, 8)), normal(rng, (8, 8)) * 0.3))
+@program(
+    "shapes_nested_jit_call", args=lambda rng: (normal(rng, (4, 8)), normal(rng, (8, 8)) * 0.3)
+)
 def shapes_nested_jit_call(x, w):
     # Each call of a nested jit becomes an HLO `call` of one shared computation.
     return _shared_block(_shared_block(x, w), w) + _shared_block(x * 2, w)
@@ -81,15 +136,28 @@ def shapes_tile_repeat(x):
     return jnp.tile(x, (2, 2)), jnp.repeat(x, 2, axis=1), jnp.kron(x, jnp.ones((2, 1), jnp.float32))
 
 
-@program("shapes_select_where", args=lambda rng: (normal(rng, (5, 6)), normal(rng, (5, 6)), ints(rng, (5, 6), 0, 3)))
+@program(
+    "shapes_select_where",
+    args=lambda rng: (normal(rng, (5, 6)), normal(rng, (5, 6)), ints(rng, (5, 6), 0, 3)),
+)
 def shapes_select_where(x, y, k):
-    return jnp.where(k == 1, x, y), lax.select(x > y, x, y), jnp.select([k == 0, k == 1], [x, y], 0.5), \
-        lax.select_n(k, x, y, x * y)
+    return (
+        jnp.where(k == 1, x, y),
+        lax.select(x > y, x, y),
+        jnp.select([k == 0, k == 1], [x, y], 0.5),
+        lax.select_n(k, x, y, x * y),
+    )
 
 
-@program("shapes_dynamic_index_types", x64=True, args=lambda rng: (normal(rng, (6, 5), np.float64), np.int64(4),
-                                                                   np.uint32(1), np.int8(-1)))
+@program(
+    "shapes_dynamic_index_types",
+    x64=True,
+    args=lambda rng: (normal(rng, (6, 5), np.float64), np.int64(4), np.uint32(1), np.int8(-1)),
+)
 def shapes_dynamic_index_types(x, i, j, k):
     # Start indices of type s64, u32 and s8 (all indices of one op share a type).
-    return (lax.dynamic_slice(x, (i, i - 3), (2, 3)), lax.dynamic_slice(x, (j, j + np.uint32(1)), (4, 2)),
-            lax.dynamic_update_slice(x, x[:1, :2] * 10, (k, k + np.int8(3))))
+    return (
+        lax.dynamic_slice(x, (i, i - 3), (2, 3)),
+        lax.dynamic_slice(x, (j, j + np.uint32(1)), (4, 2)),
+        lax.dynamic_update_slice(x, x[:1, :2] * 10, (k, k + np.int8(3))),
+    )

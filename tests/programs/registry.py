@@ -44,9 +44,15 @@ class Program:
 PROGRAMS: dict[str, Program] = {}
 
 
-def program(name: str, *, args: Callable[[np.random.Generator], tuple], x64: bool = False,
-            static_argnums: tuple[int, ...] = (), config: dict[str, Any] | None = None,
-            zero_inputs_ok: bool = False):
+def program(
+    name: str,
+    *,
+    args: Callable[[np.random.Generator], tuple],
+    x64: bool = False,
+    static_argnums: tuple[int, ...] = (),
+    config: dict[str, Any] | None = None,
+    zero_inputs_ok: bool = False,
+):
     """Registers the decorated function as corpus program `name`."""
 
     def register(fn):
@@ -54,16 +60,23 @@ def program(name: str, *, args: Callable[[np.random.Generator], tuple], x64: boo
             raise ValueError(f"corpus program {name!r} registered twice")
         if not name.replace("_", "").isalnum() or name != name.lower():
             raise ValueError(f"corpus program name {name!r}: use lower_snake_case")
-        PROGRAMS[name] = Program(name=name, fn=fn, make_args=args, x64=x64,
-                                 static_argnums=tuple(static_argnums),
-                                 config=tuple(sorted((config or {}).items())),
-                                 zero_inputs_ok=zero_inputs_ok, module=fn.__module__)
+        PROGRAMS[name] = Program(
+            name=name,
+            fn=fn,
+            make_args=args,
+            x64=x64,
+            static_argnums=tuple(static_argnums),
+            config=tuple(sorted((config or {}).items())),
+            zero_inputs_ok=zero_inputs_ok,
+            module=fn.__module__,
+        )
         return fn
 
     return register
 
 
 # Input helpers: every corpus input is random (never all zeros) unless it says why.
+
 
 def normal(rng: np.random.Generator, shape, dtype=np.float32) -> np.ndarray:
     return rng.standard_normal(shape).astype(dtype)

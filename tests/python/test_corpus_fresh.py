@@ -21,8 +21,9 @@ pytest.importorskip("tjax")
 
 
 def run_generator(*args: str, timeout: int = 1200) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(GENERATOR), *args], capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, str(GENERATOR), *args], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def test_corpus_is_fresh():
