@@ -17,12 +17,12 @@ namespace lf::hlo {
 // dropped: loopfuse works in row-major logical order, which is how HLO text prints values.
 struct Shape {
   bool isTuple = false;
-  std::string elementType;             // empty for tuples
-  std::vector<int64_t> dims;           // for `<=N` dims: the bound N
-  std::vector<bool> dynamic;           // same length as dims; true for `<=N`
-  std::vector<Shape> tupleElements;    // for tuples
+  std::string elementType;           // empty for tuples
+  std::vector<int64_t> dims;         // for `<=N` dims: the bound N
+  std::vector<bool> dynamic;         // same length as dims; true for `<=N`
+  std::vector<Shape> tupleElements;  // for tuples
   SourceLoc loc;
-  std::string toString() const;        // canonical text without layout: "f32[2,3]", "(s32[], f32[2])"
+  std::string toString() const;  // canonical text without layout: "f32[2,3]", "(s32[], f32[2])"
 };
 
 // The value of `name=value` after the operands, kept as its exact text (balanced brackets and
@@ -43,32 +43,32 @@ struct Literal {
 };
 
 struct Operand {
-  std::string name;                 // without '%'
+  std::string name;  // without '%'
   SourceLoc loc;
-  std::optional<Shape> shape;       // present in the long form
+  std::optional<Shape> shape;  // present in the long form
 };
 
 struct Instruction {
-  std::string name;                 // without '%'
-  SourceLoc loc;                    // of the name
+  std::string name;  // without '%'
+  SourceLoc loc;     // of the name
   bool isRoot = false;
   Shape shape;
-  std::string opcode;               // "add", "get-tuple-element", ...
+  std::string opcode;  // "add", "get-tuple-element", ...
   SourceLoc opcodeLoc;
   std::vector<Operand> operands;
-  std::optional<Literal> literal;   // constant only
-  int64_t parameterNumber = -1;     // parameter only
+  std::optional<Literal> literal;  // constant only
+  int64_t parameterNumber = -1;    // parameter only
   std::vector<Attribute> attributes;
 
   const Attribute* attr(std::string_view attrName) const;  // nullptr when absent
 };
 
 struct Computation {
-  std::string name;                 // without '%'
+  std::string name;  // without '%'
   SourceLoc loc;
   bool isEntry = false;
   std::vector<Instruction> instructions;  // in text order
-  int rootIndex = -1;               // the ROOT instruction, else the last one
+  int rootIndex = -1;                     // the ROOT instruction, else the last one
   const Instruction& root() const { return instructions[rootIndex]; }
   const Instruction* find(std::string_view instrName) const;
 };
@@ -78,7 +78,7 @@ struct Module {
   SourceLoc loc;
   std::vector<Attribute> attributes;  // entry_computation_layout, is_scheduled, ...
   std::vector<Computation> computations;
-  int entryIndex = -1;                // the ENTRY computation, else the last one
+  int entryIndex = -1;  // the ENTRY computation, else the last one
   const Computation& entry() const { return computations[entryIndex]; }
   const Computation* find(std::string_view compName) const;
 };

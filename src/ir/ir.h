@@ -26,28 +26,83 @@ struct Type {
 
 enum class OpKind : uint8_t {
   // Leaves.
-  Constant, Iota,
+  Constant,
+  Iota,
   // Elementwise unary (result has the operand's shape; Convert/IsFinite/Not change the dtype rule).
-  Abs, Negate, Sign, Floor, Ceil, RoundNearestAfz, RoundNearestEven, Exp, Expm1, Log, Log1p, Sqrt,
-  Rsqrt, Cbrt, Tanh, Logistic, Sin, Cos, Tan, Erf, IsFinite, Not, Popcnt, Clz, Convert,
+  Abs,
+  Negate,
+  Sign,
+  Floor,
+  Ceil,
+  RoundNearestAfz,
+  RoundNearestEven,
+  Exp,
+  Expm1,
+  Log,
+  Log1p,
+  Sqrt,
+  Rsqrt,
+  Cbrt,
+  Tanh,
+  Logistic,
+  Sin,
+  Cos,
+  Tan,
+  Erf,
+  IsFinite,
+  Not,
+  Popcnt,
+  Clz,
+  Convert,
   BitcastConvert,  // elementwise when widths match; otherwise adds/drops the minor-most dim
   // Elementwise binary (operands of one type; Compare gives pred).
-  Add, Subtract, Multiply, Divide, Remainder, Power, Maximum, Minimum, And, Or, Xor, ShiftLeft,
-  ShiftRightLogical, ShiftRightArithmetic, Atan2, Compare,
-  // Elementwise ternary: select(pred, on_true, on_false), clamp(min, x, max) (min/max may be scalars).
-  Select, Clamp,
+  Add,
+  Subtract,
+  Multiply,
+  Divide,
+  Remainder,
+  Power,
+  Maximum,
+  Minimum,
+  And,
+  Or,
+  Xor,
+  ShiftLeft,
+  ShiftRightLogical,
+  ShiftRightArithmetic,
+  Atan2,
+  Compare,
+  // Elementwise ternary: select(pred, on_true, on_false), clamp(min, x, max) (min/max may be
+  // scalars).
+  Select,
+  Clamp,
   // Data movement.
-  Broadcast, Reshape, Transpose, Slice, DynamicSlice, DynamicUpdateSlice, Concatenate, Pad, Reverse,
+  Broadcast,
+  Reshape,
+  Transpose,
+  Slice,
+  DynamicSlice,
+  DynamicUpdateSlice,
+  Concatenate,
+  Pad,
+  Reverse,
   // Compute.
-  Dot, Reduce, ReduceWindow, Gather, Scatter, Sort,
+  Dot,
+  Reduce,
+  ReduceWindow,
+  Gather,
+  Scatter,
+  Sort,
   // Control flow.
-  While, Conditional,
+  While,
+  Conditional,
   // Known custom calls.
   Threefry2x32,
 };
 
-const char* opKindName(OpKind k);  // "add", "dynamic-slice", ... (the HLO spelling where one exists)
-bool isElementwise(OpKind k);      // unary, binary, ternary, Convert, same-width BitcastConvert
+const char* opKindName(
+    OpKind k);                 // "add", "dynamic-slice", ... (the HLO spelling where one exists)
+bool isElementwise(OpKind k);  // unary, binary, ternary, Convert, same-width BitcastConvert
 
 enum class CompareDirection : uint8_t { EQ, NE, LT, LE, GT, GE };
 // FLOAT: IEEE (ordered, NE unordered); TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN;
@@ -58,22 +113,43 @@ struct NoAttrs {};
 struct ConstantAttrs {
   std::vector<uint8_t> bytes;  // row-major, little-endian; pred is one byte 0/1; f16/bf16 raw bits
 };
-struct IotaAttrs { int64_t dimension = 0; };
-struct CompareAttrs { CompareDirection direction; CompareType type; };
-struct BroadcastAttrs { std::vector<int64_t> dimensions; };  // operand dim i -> result dim dims[i]
-struct TransposeAttrs { std::vector<int64_t> permutation; };  // result dim i = operand dim perm[i]
-struct SliceAttrs { std::vector<int64_t> starts, limits, strides; };
-struct DynamicSliceAttrs { std::vector<int64_t> sizes; };  // operands: array, then one s32/s64 scalar per dim
+struct IotaAttrs {
+  int64_t dimension = 0;
+};
+struct CompareAttrs {
+  CompareDirection direction;
+  CompareType type;
+};
+struct BroadcastAttrs {
+  std::vector<int64_t> dimensions;
+};  // operand dim i -> result dim dims[i]
+struct TransposeAttrs {
+  std::vector<int64_t> permutation;
+};  // result dim i = operand dim perm[i]
+struct SliceAttrs {
+  std::vector<int64_t> starts, limits, strides;
+};
+struct DynamicSliceAttrs {
+  std::vector<int64_t> sizes;
+};  // operands: array, then one s32/s64 scalar per dim
 // DynamicUpdateSlice has no attributes: operands are array, update, then one index scalar per dim.
-struct ConcatenateAttrs { int64_t dimension = 0; };
-struct PadAttrs { std::vector<int64_t> low, high, interior; };  // operands: array, padding scalar
-struct ReverseAttrs { std::vector<int64_t> dimensions; };
+struct ConcatenateAttrs {
+  int64_t dimension = 0;
+};
+struct PadAttrs {
+  std::vector<int64_t> low, high, interior;
+};  // operands: array, padding scalar
+struct ReverseAttrs {
+  std::vector<int64_t> dimensions;
+};
 struct DotAttrs {
   std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
 };
 // Reduce: operands are N inputs then N init scalars; regions[0] is the reducer with 2N scalar args
 // (acc_0..acc_{N-1}, x_0..x_{N-1}) yielding N scalars; N results.
-struct ReduceAttrs { std::vector<int64_t> dimensions; };
+struct ReduceAttrs {
+  std::vector<int64_t> dimensions;
+};
 // ReduceWindow: operands/regions/results as Reduce.
 struct ReduceWindowAttrs {
   std::vector<int64_t> sizes, strides, padLow, padHigh, baseDilation, windowDilation;
@@ -95,12 +171,15 @@ struct ScatterAttrs {
 };
 // Sort: N operands of one shape; regions[0] is the comparator (2N scalar args: a_0, b_0, a_1, b_1,
 // ...; yields one pred, true when a goes first); N results.
-struct SortAttrs { int64_t dimension = 0; bool isStable = false; };
+struct SortAttrs {
+  int64_t dimension = 0;
+  bool isStable = false;
+};
 // While: N operands (initial state); regions[0] = condition (N args, yields one pred[]),
 // regions[1] = body (N args, N yields); N results.
-// Conditional: operands[0] is the selector (pred[]: regions are {false, true}... see below), then the
-// operands of each branch in order; regions[k] is branch k with branchOperandCounts[k] args; every
-// branch yields the N results. For a pred selector, branch 0 runs when it is TRUE (HLO's
+// Conditional: operands[0] is the selector (pred[]: regions are {false, true}... see below), then
+// the operands of each branch in order; regions[k] is branch k with branchOperandCounts[k] args;
+// every branch yields the N results. For a pred selector, branch 0 runs when it is TRUE (HLO's
 // true_computation) and branch 1 when FALSE; for an s32 index, out-of-range runs the last branch.
 struct ConditionalAttrs {
   std::vector<int> branchOperandCounts;
@@ -109,19 +188,19 @@ struct ConditionalAttrs {
 // Threefry2x32: operands (k0, k1, x0, x1), all u32 of one shape; results (out0, out1), elementwise.
 
 using Attrs = std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs,
-                           TransposeAttrs, SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs,
-                           ReverseAttrs, DotAttrs, ReduceAttrs, ReduceWindowAttrs, GatherAttrs,
-                           ScatterAttrs, SortAttrs, ConditionalAttrs>;
+                           TransposeAttrs, SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs,
+                           PadAttrs, ReverseAttrs, DotAttrs, ReduceAttrs, ReduceWindowAttrs,
+                           GatherAttrs, ScatterAttrs, SortAttrs, ConditionalAttrs>;
 
 struct Op;
 struct Region;
 
 struct Value {
   Type type;
-  Op* def = nullptr;         // the op that produces it; nullptr for a region argument
-  Region* argOf = nullptr;   // the region whose argument it is; nullptr for op results
-  int index = 0;             // result index in def, or argument index in argOf
-  std::string name;          // hint from the HLO instruction name (for printing and errors)
+  Op* def = nullptr;        // the op that produces it; nullptr for a region argument
+  Region* argOf = nullptr;  // the region whose argument it is; nullptr for op results
+  int index = 0;            // result index in def, or argument index in argOf
+  std::string name;         // hint from the HLO instruction name (for printing and errors)
 };
 
 struct Region {
@@ -145,18 +224,24 @@ struct Op {
   Attrs attrs;
   std::vector<std::unique_ptr<Region>> regions;
   Region* parent = nullptr;
-  SourceLoc loc;             // of the HLO instruction
-  std::string name;          // the HLO instruction name
+  SourceLoc loc;     // of the HLO instruction
+  std::string name;  // the HLO instruction name
 
   Value* result(int i = 0) const { return results[i].get(); }
-  template <class T> const T& attr() const { return std::get<T>(attrs); }
-  template <class T> T& attr() { return std::get<T>(attrs); }
+  template <class T>
+  const T& attr() const {
+    return std::get<T>(attrs);
+  }
+  template <class T>
+  T& attr() {
+    return std::get<T>(attrs);
+  }
   Region* addRegion();
 };
 
 struct Program {
-  std::string name;          // the HLO module name
-  Region body;               // args: entry parameters in order; yields: the flattened outputs
+  std::string name;  // the HLO module name
+  Region body;       // args: entry parameters in order; yields: the flattened outputs
   std::vector<std::string> outputNames;  // one per yield, e.g. "output_0"
 };
 

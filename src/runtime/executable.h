@@ -25,14 +25,15 @@ class InputError : public std::runtime_error {
 };
 
 struct CompileOptions {
-  std::string cacheDir;   // empty: $LOOPFUSE_CACHE_DIR, else $XDG_CACHE_HOME/loopfuse, else ~/.cache/loopfuse
-  std::string cxx;        // empty: $CXX, else "c++"
+  std::string cacheDir;  // empty: $LOOPFUSE_CACHE_DIR, else $XDG_CACHE_HOME/loopfuse, else
+                         // ~/.cache/loopfuse
+  std::string cxx;       // empty: $CXX, else "c++"
 };
 
 struct CompileStats {
-  double seconds = 0;     // wall time of compile (or cache lookup)
-  bool cacheHit = false;  // true when no compiler ran
-  std::string objectPath; // the cached shared object
+  double seconds = 0;      // wall time of compile (or cache lookup)
+  bool cacheHit = false;   // true when no compiler ran
+  std::string objectPath;  // the cached shared object
 };
 
 class Executable {
