@@ -9,6 +9,7 @@
 namespace lf::tools {
 
 int inspectCommand(const std::string& path);
+int supportedOpsCommand();
 
 int irCommand(const std::string& path, bool afterPasses);
 int emitCommand(const std::string& path, codegen::Target target);

@@ -68,6 +68,8 @@ int runApp(int argc, char** argv) {
   runApp->add_flag("--json", run.json, "end with a one-line JSON summary");
 
   CLI::App* version = app.add_subcommand("version", "print the version");
+  CLI::App* supportedOps =
+      app.add_subcommand("supported-ops", "print docs/SUPPORTED_OPS.md (the supported HLO ops)");
 
   try {
     app.parse(argc, argv);
@@ -86,6 +88,7 @@ int runApp(int argc, char** argv) {
   if (*emit) return lf::tools::emitCommand(path, target);
   if (*explain) return lf::tools::explainCommand(path, target);
   if (*runApp) return lf::tools::runCommand(run);
+  if (*supportedOps) return lf::tools::supportedOpsCommand();
   if (*version) {
     std::cout << "loopfuse " << LOOPFUSE_VERSION << "\n";
     return lf::tools::kExitOk;
