@@ -20,9 +20,15 @@ fi
 venv="$root/.venv"
 stamp="$venv/.requirements.stamp"
 if [ ! -x "$venv/bin/python" ] || ! cmp -s python/requirements.txt "$stamp"; then
+  # A pyenv shim answers `command -v python3.12` even when no 3.12 is selected, so run each
+  # candidate to see that it works.
   py=""
-  for cand in python3.12 "$(PYENV_VERSION=3.12.1 pyenv which python3.12 2>/dev/null || true)"; do
-    if [ -n "$cand" ] && command -v "$cand" >/dev/null 2>&1; then py=$cand; break; fi
+  for cand in python3.12 "$(PYENV_VERSION=3.12.1 pyenv which python3.12 2>/dev/null || true)" \
+              /usr/bin/python3.12 /usr/local/bin/python3.12; do
+    if [ -n "$cand" ] && "$cand" -c 'import sys; assert sys.version_info[:2] == (3, 12)' \
+        >/dev/null 2>&1; then
+      py=$cand; break
+    fi
   done
   [ -n "$py" ] || { echo "setup: Python 3.12 not found (jax 0.11 needs it)" >&2; exit 1; }
   echo "setup: creating $venv with $py"
