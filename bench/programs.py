@@ -1,0 +1,155 @@
+"""The benchmark suite: every program with the sizes it runs at, per platform.
+
+A `Benchmark` names one (program, size) pair. `suite(platform, quick)` lists them in the order the
+harness runs them. `build()` is called inside `jax.enable_x64(benchmark.x64)`, so the inputs get
+the dtypes the program is meant to run with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from typing import Any, Callable
+
+import jax
+
+import workloads
+from workloads import Case
+
+
+@dataclasses.dataclass(frozen=True)
+class Benchmark:
+    name: str  # unique, "<group>/<variant>", used by --only and in the result files
+    group: str  # the program: seed, scan_matmul, rk4, hmc, gru, grad_scan
+    build: Callable[[], Case]
+    iterations: int  # loop trips per call: time per iteration = time per call / iterations
+    batch: int = 1  # independent chains (vmap), 1 for none
+    x64: bool = False
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # (rtol, atol) for floating outputs; None: the defaults of harness.TOLERANCES for the dtype.
+    tolerance: tuple[float, float] | None = None
+
+    @property
+    def work(self) -> int:
+        """Chain-iterations per call, what the work cap limits."""
+        return self.iterations * self.batch
+
+
+# --- the seed program ----------------------------------------------------------------------------
+
+
+def _seed_case(iterations: int, batch: int, static: bool) -> Case:
+    import seed_program  # haiku and tjax: imported only when a seed benchmark runs
+
+    weights, rng = seed_program.seed_inputs()
+    fun = seed_program.infer_encoding_unjitted
+    if batch > 1:
+        # Independent chains: one key each, the weights and the trip count shared.
+        fun = jax.vmap(fun, in_axes=(None, 0, None))
+        rng = jax.random.split(rng, batch)
+    return Case(fun, (weights, rng, iterations), (2,) if static else ())
+
+
+def _seed(x64: bool, static: bool, iterations: int, batch: int) -> Benchmark:
+    bits = "x64" if x64 else "x32"
+    mode = "static" if static else "traced"
+    return Benchmark(
+        name=f"seed/{bits}/{mode}/n{iterations}/b{batch}",
+        group="seed",
+        build=lambda: _seed_case(iterations, batch, static),
+        iterations=iterations,
+        batch=batch,
+        x64=x64,
+        params={"x64": x64, "maximum_iterations": mode},
+    )
+
+
+def seed_suite(quick: bool) -> list[Benchmark]:
+    if quick:
+        return [_seed(True, False, 100, 1), _seed(True, True, 100, 8)]
+    grid = itertools.product((True, False), (False, True), (1, 1024, 4096), (1000, 8000, 100000))
+    return [_seed(x64, static, n, b) for x64, static, b, n in grid]
+
+
+# --- the other programs --------------------------------------------------------------------------
+
+
+def _scan_matmul(shape: tuple[int, ...], variant: str) -> Benchmark:
+    return Benchmark(
+        name=f"scan_matmul/{variant}/{'x'.join(map(str, shape))}",
+        group="scan_matmul",
+        build=lambda: workloads.scan_matmul_case(shape, variant),
+        iterations=workloads.SCAN_REPEAT,
+        params={"shape": list(shape), "variant": variant},
+        # 16 products of growing values (to about 1e16): summation order differs by compiler.
+        tolerance=(1e-4, 0.0),
+    )
+
+
+def _rk4(steps: int) -> Benchmark:
+    return Benchmark(
+        name=f"rk4/van_der_pol/n{steps}",
+        group="rk4",
+        build=lambda: workloads.rk4_case(steps),
+        iterations=steps,
+        x64=True,
+        params={"steps": steps, "system": "Van der Pol, mu=1, dt=0.01"},
+    )
+
+
+def _hmc(chains: int, transitions: int, leapfrog: int) -> Benchmark:
+    return Benchmark(
+        name=f"hmc/logistic/n{transitions * leapfrog}/b{chains}",
+        group="hmc",
+        build=lambda: workloads.hmc_case(chains, transitions, leapfrog),
+        iterations=transitions * leapfrog,  # leapfrog steps, the innermost loop
+        batch=chains,
+        x64=True,
+        params={"transitions": transitions, "leapfrog_steps": leapfrog, "data": [64, 4]},
+        tolerance=(1e-9, 1e-12),  # accept decisions flip on larger differences
+    )
+
+
+def _gru(steps: int, hidden: int, batch: int) -> Benchmark:
+    return Benchmark(
+        name=f"gru/n{steps}/h{hidden}/b{batch}",
+        group="gru",
+        build=lambda: workloads.gru_case(steps, hidden, batch),
+        iterations=steps,
+        batch=batch,
+        params={"steps": steps, "hidden": hidden, "batch": batch, "inputs": 32},
+        tolerance=(1e-4, 1e-5),  # 1,000 steps of f32 matmuls summed in different orders
+    )
+
+
+def _grad_scan(steps: int, hidden: int) -> Benchmark:
+    return Benchmark(
+        name=f"grad_scan/tanh_rnn/n{steps}/h{hidden}",
+        group="grad_scan",
+        build=lambda: workloads.grad_scan_case(steps, hidden),
+        iterations=steps,
+        params={"steps": steps, "hidden": hidden},
+        tolerance=(1e-4, 1e-4),
+    )
+
+
+def suite(platform: str, quick: bool = False) -> list[Benchmark]:
+    """Every benchmark for `platform` ("cpu" or "cuda"), in the order they run."""
+    if quick:
+        scan_shape: tuple[int, ...] = (2, 16, 16)
+        others = [
+            _rk4(200),
+            _hmc(chains=8, transitions=10, leapfrog=2),
+            _gru(steps=20, hidden=8, batch=2),
+            _grad_scan(steps=20, hidden=4),
+        ]
+    else:
+        scan_shape = (8, 128, 128) if platform == "cpu" else (512, 1024, 1024)
+        others = [
+            _rk4(10_000),
+            _hmc(chains=1000, transitions=250, leapfrog=4),
+            _gru(steps=1000, hidden=128, batch=32),
+            _grad_scan(steps=1000, hidden=16),
+        ]
+    scans = [_scan_matmul(scan_shape, v) for v in ("scan", "unrolled", "unroll4")]
+    return seed_suite(quick) + scans + others

@@ -1,0 +1,172 @@
+"""The benchmark programs other than the seed: plain JAX functions and the inputs they take.
+
+Each `*_case` function returns a `Case`: the function, its arguments and its static argument
+numbers, exactly what both `jax.jit` and `lf.jit` are given. Data are made with `jax.random` from
+fixed keys, so every run measures the same numbers. Large data are arguments, never closed-over
+constants, so the HLO both compilers read holds no multi-megabyte literals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """What one benchmark runs: `fun(*args)`, with `static_argnums` as jax.jit takes them."""
+
+    fun: Callable[..., Any]
+    args: tuple[Any, ...]
+    static_argnums: tuple[int, ...] = ()
+
+
+# --- lax.scan of sqrt(x @ x) (seeds/001_3d5c85d30cc26d2d.txt) ---------------------------------
+
+SCAN_REPEAT = 16  # the issue's loop length
+
+
+def _sqrt_matmul(x: jax.Array, _: Any) -> tuple[jax.Array, None]:
+    return jnp.sqrt(jnp.matmul(x, x)), None
+
+
+def scan_matmul_case(shape: tuple[int, ...], variant: str) -> Case:
+    """`variant`: "scan" (rolled), "unrolled" (a Python loop) or "unrollK" (scan's unroll=K)."""
+    x = jax.random.uniform(jax.random.PRNGKey(0), shape)
+    if variant == "unrolled":
+
+        def mat_loop(x: jax.Array) -> jax.Array:
+            for _ in range(SCAN_REPEAT):
+                x, _ = _sqrt_matmul(x, None)
+            return x
+
+        return Case(mat_loop, (x,))
+    unroll = 1 if variant == "scan" else int(variant.removeprefix("unroll"))
+
+    def mat_scan(x: jax.Array) -> jax.Array:
+        return lax.scan(_sqrt_matmul, x, xs=None, length=SCAN_REPEAT, unroll=unroll)[0]
+
+    return Case(mat_scan, (x,))
+
+
+# --- RK4 on the Van der Pol oscillator -----------------------------------------------------------
+# A stable limit cycle: rounding differences between the two compilers do not grow exponentially
+# over 10,000 steps, as they would on a chaotic system, so the results stay comparable.
+
+
+def _van_der_pol(y: jax.Array, mu: jax.Array) -> jax.Array:
+    return jnp.stack([y[1], mu * (1.0 - y[0] ** 2) * y[1] - y[0]])
+
+
+def rk4_case(steps: int) -> Case:
+    def rk4_van_der_pol(y0: jax.Array, mu: jax.Array, dt: jax.Array) -> jax.Array:
+        def step(_: Any, y: jax.Array) -> jax.Array:
+            k1 = _van_der_pol(y, mu)
+            k2 = _van_der_pol(y + 0.5 * dt * k1, mu)
+            k3 = _van_der_pol(y + 0.5 * dt * k2, mu)
+            k4 = _van_der_pol(y + dt * k3, mu)
+            return y + dt / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4)
+
+        return lax.fori_loop(0, steps, step, y0)
+
+    return Case(rk4_van_der_pol, (jnp.array([2.0, 0.0]), jnp.asarray(1.0), jnp.asarray(0.01)))
+
+
+# --- HMC on a logistic-regression posterior, vmapped over chains ---------------------------------
+
+
+def hmc_case(chains: int, transitions: int, leapfrog_steps: int, n: int = 64, d: int = 4) -> Case:
+    """`transitions` Metropolis-adjusted HMC moves of `leapfrog_steps` leapfrog steps each."""
+    k_x, k_beta, k_y, k_init, k_chain = jax.random.split(jax.random.PRNGKey(7), 5)
+    features = jax.random.normal(k_x, (n, d))
+    true_beta = jax.random.normal(k_beta, (d,))
+    labels = jax.random.bernoulli(k_y, jax.nn.sigmoid(features @ true_beta)).astype(features.dtype)
+    q0 = 0.1 * jax.random.normal(k_init, (chains, d))
+    keys = jax.random.split(k_chain, chains)
+
+    def hmc_logistic(
+        q0: jax.Array, keys: jax.Array, features: jax.Array, labels: jax.Array, eps: jax.Array
+    ) -> tuple[jax.Array, jax.Array]:
+        def log_density(beta: jax.Array) -> jax.Array:
+            z = features @ beta
+            return jnp.sum(labels * z - jax.nn.softplus(z)) - 0.5 * jnp.sum(beta**2)
+
+        grad_log_density = jax.grad(log_density)
+
+        def transition(q: jax.Array, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+            k_momentum, k_accept = jax.random.split(key)
+            p = jax.random.normal(k_momentum, q.shape, q.dtype)
+
+            def leapfrog(_: Any, qp: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+                q, p = qp
+                p = p + 0.5 * eps * grad_log_density(q)
+                q = q + eps * p
+                p = p + 0.5 * eps * grad_log_density(q)
+                return q, p
+
+            q1, p1 = lax.fori_loop(0, leapfrog_steps, leapfrog, (q, p))
+            h0 = -log_density(q) + 0.5 * jnp.sum(p**2)
+            h1 = -log_density(q1) + 0.5 * jnp.sum(p1**2)
+            accept = jnp.log(jax.random.uniform(k_accept, dtype=q.dtype)) < h0 - h1
+            return jnp.where(accept, q1, q), accept
+
+        def chain(q: jax.Array, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+            q, accepted = lax.scan(transition, q, jax.random.split(key, transitions))
+            return q, jnp.mean(accepted.astype(q.dtype))
+
+        return jax.vmap(chain)(q0, keys)
+
+    return Case(hmc_logistic, (q0, keys, features, labels, jnp.asarray(0.1)))
+
+
+# --- a GRU over a sequence -----------------------------------------------------------------------
+
+
+def gru_case(steps: int, hidden: int, batch: int, inputs: int = 32) -> Case:
+    keys = jax.random.split(jax.random.PRNGKey(3), 4)
+    scale = (inputs + hidden) ** -0.5
+    params = {
+        gate: scale * jax.random.normal(k, (inputs + hidden, hidden))
+        for gate, k in zip(("z", "r", "h"), keys[:3])
+    }
+    params |= {f"b{gate}": jnp.zeros((hidden,)) for gate in ("z", "r", "h")}
+    xs = jax.random.normal(keys[3], (steps, batch, inputs))
+    h0 = jnp.zeros((batch, hidden))
+
+    def gru(params: dict[str, jax.Array], xs: jax.Array, h0: jax.Array) -> jax.Array:
+        def cell(h: jax.Array, x: jax.Array) -> tuple[jax.Array, None]:
+            xh = jnp.concatenate([x, h], axis=-1)
+            z = jax.nn.sigmoid(xh @ params["z"] + params["bz"])
+            r = jax.nn.sigmoid(xh @ params["r"] + params["br"])
+            candidate = jnp.tanh(jnp.concatenate([x, r * h], axis=-1) @ params["h"] + params["bh"])
+            return (1.0 - z) * h + z * candidate, None
+
+        return lax.scan(cell, h0, xs)[0]
+
+    return Case(gru, (params, xs, h0))
+
+
+# --- the gradient of a scan ----------------------------------------------------------------------
+
+
+def grad_scan_case(steps: int, hidden: int) -> Case:
+    k_w, k_x = jax.random.split(jax.random.PRNGKey(5))
+    w = hidden**-0.5 * jax.random.normal(k_w, (hidden, hidden))
+    xs = jax.random.normal(k_x, (steps, hidden))
+    h0 = jnp.zeros((hidden,))
+
+    def rnn_loss(w: jax.Array, xs: jax.Array, h0: jax.Array) -> jax.Array:
+        def step(h: jax.Array, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+            h = jnp.tanh(h @ w + x)
+            return h, jnp.sum(h**2)
+
+        return jnp.sum(lax.scan(step, h0, xs)[1])
+
+    def grad_rnn(w: jax.Array, xs: jax.Array, h0: jax.Array) -> jax.Array:
+        return jax.grad(rnn_loss)(w, xs, h0)
+
+    return Case(grad_rnn, (w, xs, h0))
