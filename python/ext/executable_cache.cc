@@ -3,18 +3,20 @@
 #include <xxhash.h>
 #include <chrono>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "frontend/import.h"
 #include "hlo/ast.h"
 #include "passes/pipeline.h"
+#include "runtime/cuda_driver.h"
 
 namespace lf::python {
 
 namespace {
 
-// One slot per (key, target). Compiling holds only the slot's lock, so a slow compile does not
-// stall handlers that run other, already compiled programs.
+// One slot per (key, target, CUDA device; -1 for the CPU). Compiling holds only the slot's lock, so
+// a slow compile does not stall handlers that run other, already compiled programs.
 struct Slot {
   std::mutex compileMutex;
   std::unique_ptr<CachedProgram> program;  // null until compiled (or after a failed compile)
@@ -22,7 +24,7 @@ struct Slot {
 
 struct Cache {
   std::mutex mutex;  // guards `slots`
-  std::map<std::pair<uint64_t, codegen::Target>, std::unique_ptr<Slot>> slots;
+  std::map<std::tuple<uint64_t, codegen::Target, int>, std::unique_ptr<Slot>> slots;
 };
 
 Cache& cache() {
@@ -39,10 +41,11 @@ std::unique_ptr<CachedProgram> compile(std::string_view hloText, codegen::Target
   ir::Program program = frontend::importModule(module);
   passes::runPasses(program);
   codegen::EmittedKernel kernel = codegen::emit(program, target);
-  if (target != codegen::Target::Cpu)
-    throw std::runtime_error("loopfuse: the CUDA runtime is not built yet; use platform='cpu'");
   auto result = std::make_unique<CachedProgram>();
-  result->executable = runtime::Executable::compileCpu(kernel);
+  // compileCuda binds the executable to the current context's device: the caller made sure it is
+  // the device of the slot (getOrCompile resolved kCurrentCudaDevice on this very thread).
+  result->executable = target == codegen::Target::Cpu ? runtime::Executable::compileCpu(kernel)
+                                                      : runtime::Executable::compileCuda(kernel);
   result->compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
@@ -52,13 +55,26 @@ std::unique_ptr<CachedProgram> compile(std::string_view hloText, codegen::Target
 
 uint64_t hloKey(std::string_view hloText) { return XXH3_64bits(hloText.data(), hloText.size()); }
 
+int currentCudaDevice() {
+  const runtime::cuda::DriverApi& api = runtime::cuda::driver();
+  runtime::cuda::Context context = nullptr;
+  runtime::cuda::check(api.ctxGetCurrent(&context), "cuCtxGetCurrent", "the CUDA device");
+  if (context == nullptr) return runtime::cuda::currentDevice().device;  // makes device 0 current
+  runtime::cuda::Device device = 0;
+  runtime::cuda::check(api.ctxGetDevice(&device), "cuCtxGetDevice", "the CUDA device");
+  return device;
+}
+
 CachedProgram& getOrCompile(uint64_t key, std::string_view hloText, codegen::Target target,
-                            const std::string& sourceName) {
+                            const std::string& sourceName, int cudaDevice) {
+  int device = -1;
+  if (target == codegen::Target::Cuda)
+    device = cudaDevice == kCurrentCudaDevice ? currentCudaDevice() : cudaDevice;
   Cache& c = cache();
   Slot* slot = nullptr;
   {
     std::lock_guard<std::mutex> lock(c.mutex);
-    std::unique_ptr<Slot>& entry = c.slots[{key, target}];
+    std::unique_ptr<Slot>& entry = c.slots[{key, target, device}];
     if (!entry) entry = std::make_unique<Slot>();
     slot = entry.get();
   }

@@ -1,6 +1,6 @@
-// The FFI handlers. CPU: finds (or builds) the executable, checks XLA's buffers against its
-// signature, and runs it on the thread XLA calls it on, reading and writing XLA's buffers in place
-// (no copies).
+// The FFI handlers. Both find (or build) the executable and check XLA's buffers against its
+// signature, then read and write XLA's buffers in place (no copies). CPU: runs it on the thread
+// XLA calls it on. CUDA: launches it on XLA's stream, on the device of XLA's current context.
 #include <exception>
 #include <optional>
 #include <string>
@@ -9,7 +9,13 @@
 
 #include "executable_cache.h"
 #include "ffi_handlers.h"
+#include "runtime/cuda_executable.h"
 #include "xla/ffi/api/ffi.h"
+
+// XLA passes the stream as a cudaStream_t; spelled here without the CUDA runtime header (a CPU-only
+// build has none). It is the driver's CUstream, which the runtime takes as void*.
+struct CUstream_st;
+using cudaStream_t = CUstream_st*;
 
 namespace ffi = xla::ffi;
 
@@ -68,18 +74,17 @@ std::string label(const codegen::EmittedKernel& kernel, size_t i, bool input) {
   return text;
 }
 
-ffi::Error runCpu(ffi::RemainingArgs args, ffi::RemainingRets rets, std::string_view hlo,
-                  int64_t key) {
-  // The Python side sends the uint64 key's bits as an int64 attribute.
-  CachedProgram& program =
-      getOrCompile(static_cast<uint64_t>(key), hlo, codegen::Target::Cpu, "<loopfuse_cpu hlo>");
-  const codegen::EmittedKernel& kernel = program.executable->kernel();
+// Checks XLA's buffers against the program's signature and collects their data pointers (host
+// pointers on the CPU, device pointers on CUDA).
+ffi::Error collectBuffers(const codegen::EmittedKernel& kernel, ffi::RemainingArgs args,
+                          ffi::RemainingRets rets, std::vector<const void*>& inputs,
+                          std::vector<void*>& outputs) {
   if (args.size() != kernel.inputs.size() || rets.size() != kernel.outputs.size())
     return ffi::Error::InvalidArgument(
         "loopfuse: the program takes " + std::to_string(kernel.inputs.size()) + " inputs and " +
         std::to_string(kernel.outputs.size()) + " results; the call has " +
         std::to_string(args.size()) + " and " + std::to_string(rets.size()));
-  std::vector<const void*> inputs(args.size());
+  inputs.assign(args.size(), nullptr);
   for (size_t i = 0; i < args.size(); ++i) {
     ffi::ErrorOr<ffi::AnyBuffer> buffer = args.get<ffi::AnyBuffer>(i);
     if (buffer.has_error()) return buffer.error();
@@ -88,7 +93,7 @@ ffi::Error runCpu(ffi::RemainingArgs args, ffi::RemainingRets rets, std::string_
       return ffi::Error::InvalidArgument("loopfuse: " + label(kernel, i, true) + ": " + problem);
     inputs[i] = buffer->untyped_data();
   }
-  std::vector<void*> outputs(rets.size());
+  outputs.assign(rets.size(), nullptr);
   for (size_t i = 0; i < rets.size(); ++i) {
     ffi::ErrorOr<ffi::Result<ffi::AnyBuffer>> buffer = rets.get<ffi::AnyBuffer>(i);
     if (buffer.has_error()) return buffer.error();
@@ -97,19 +102,52 @@ ffi::Error runCpu(ffi::RemainingArgs args, ffi::RemainingRets rets, std::string_
       return ffi::Error::InvalidArgument("loopfuse: " + label(kernel, i, false) + ": " + problem);
     outputs[i] = (*buffer)->untyped_data();
   }
+  return ffi::Error::Success();
+}
+
+constexpr const char* kCpuSource = "<loopfuse_cpu hlo>";
+constexpr const char* kCudaSource = "<loopfuse_cuda hlo>";
+
+ffi::Error runCpu(ffi::RemainingArgs args, ffi::RemainingRets rets, std::string_view hlo,
+                  int64_t key) {
+  // The Python side sends the uint64 key's bits as an int64 attribute.
+  CachedProgram& program =
+      getOrCompile(static_cast<uint64_t>(key), hlo, codegen::Target::Cpu, kCpuSource);
+  std::vector<const void*> inputs;
+  std::vector<void*> outputs;
+  ffi::Error checked = collectBuffers(program.executable->kernel(), args, rets, inputs, outputs);
+  if (checked.failure()) return checked;
   std::lock_guard<std::mutex> lock(program.runMutex);
   program.executable->runRaw(inputs.data(), outputs.data());
   return ffi::Error::Success();
 }
 
+// XLA calls this with its context current and its stream for the call: the executable of that
+// context's device is launched on that stream, on XLA's device buffers, without waiting (XLA
+// orders what follows on the stream). No lock: launches on one stream run in order, and each
+// stream has its own scratch (CudaExecutable::runOnStream).
+ffi::Error runCuda(cudaStream_t stream, ffi::RemainingArgs args, ffi::RemainingRets rets,
+                   std::string_view hlo, int64_t key) {
+  CachedProgram& program = getOrCompile(static_cast<uint64_t>(key), hlo, codegen::Target::Cuda,
+                                        kCudaSource, currentCudaDevice());
+  const auto* executable = dynamic_cast<const runtime::CudaExecutable*>(program.executable.get());
+  if (executable == nullptr)
+    return ffi::Error::Internal("loopfuse: the cached program is not a CUDA executable");
+  std::vector<const void*> inputs;
+  std::vector<void*> outputs;
+  ffi::Error checked = collectBuffers(executable->kernel(), args, rets, inputs, outputs);
+  if (checked.failure()) return checked;
+  executable->runOnStream(stream, inputs.data(), outputs.data());
+  return ffi::Error::Success();
+}
+
 // Exceptions must not cross the FFI boundary: every one becomes an ffi::Error with its message.
-ffi::Error runCpuCaught(ffi::RemainingArgs args, ffi::RemainingRets rets, std::string_view hlo,
-                        int64_t key) {
+template <typename Run>
+ffi::Error caught(std::string_view hlo, const char* sourceName, Run&& run) {
   try {
-    return runCpu(args, rets, hlo, key);
+    return run();
   } catch (const CompileError& e) {
-    return ffi::Error::InvalidArgument("loopfuse: " +
-                                       formatCompileError(e, hlo, "<loopfuse_cpu hlo>"));
+    return ffi::Error::InvalidArgument("loopfuse: " + formatCompileError(e, hlo, sourceName));
   } catch (const std::exception& e) {
     return ffi::Error::Internal(std::string("loopfuse: ") + e.what());
   } catch (...) {
@@ -117,10 +155,14 @@ ffi::Error runCpuCaught(ffi::RemainingArgs args, ffi::RemainingRets rets, std::s
   }
 }
 
-ffi::Error cudaNotBuilt(ffi::RemainingArgs, ffi::RemainingRets, std::string_view, int64_t) {
-  return ffi::Error(ffi::ErrorCode::kUnimplemented,
-                    "loopfuse: the CUDA handler is not built yet; run on the CPU "
-                    "(jax.default_device(jax.devices('cpu')[0])) or use platform='cpu'");
+ffi::Error runCpuCaught(ffi::RemainingArgs args, ffi::RemainingRets rets, std::string_view hlo,
+                        int64_t key) {
+  return caught(hlo, kCpuSource, [&] { return runCpu(args, rets, hlo, key); });
+}
+
+ffi::Error runCudaCaught(cudaStream_t stream, ffi::RemainingArgs args, ffi::RemainingRets rets,
+                         std::string_view hlo, int64_t key) {
+  return caught(hlo, kCudaSource, [&] { return runCuda(stream, args, rets, hlo, key); });
 }
 
 }  // namespace
@@ -130,9 +172,14 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(
     ffi::Ffi::Bind().RemainingArgs().RemainingRets().Attr<std::string_view>("hlo").Attr<int64_t>(
         "key"));
 
-XLA_FFI_DEFINE_HANDLER_SYMBOL(
-    LoopfuseCudaHandler, cudaNotBuilt,
-    ffi::Ffi::Bind().RemainingArgs().RemainingRets().Attr<std::string_view>("hlo").Attr<int64_t>(
-        "key"));
+// Not kCmdBufferCompatible: the first call of a program on a device may compile and allocate
+// (scratch per stream), which a CUDA graph capture cannot hold.
+XLA_FFI_DEFINE_HANDLER_SYMBOL(LoopfuseCudaHandler, runCudaCaught,
+                              ffi::Ffi::Bind()
+                                  .Ctx<ffi::PlatformStream<cudaStream_t>>()
+                                  .RemainingArgs()
+                                  .RemainingRets()
+                                  .Attr<std::string_view>("hlo")
+                                  .Attr<int64_t>("key"));
 
 }  // namespace lf::python

@@ -16,7 +16,8 @@ namespace lf::python {
 // executable) and `key` (its hloKey, for the process-level cache). Arguments and results: the
 // program's parameters and results, in order.
 extern "C" XLA_FFI_Error* LoopfuseCpuHandler(XLA_FFI_CallFrame* frame);
-// Not built yet: returns an error that says so.
+// Also takes XLA's stream (the platform stream context); buffers are device pointers. libcuda is
+// opened at the first call, so the handler is always built, and fails cleanly without a driver.
 extern "C" XLA_FFI_Error* LoopfuseCudaHandler(XLA_FFI_CallFrame* frame);
 
 }  // namespace lf::python

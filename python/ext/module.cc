@@ -113,5 +113,6 @@ NB_MODULE(_core, m) {
 
   m.def("cpu_handler", [] { return nb::capsule(reinterpret_cast<void*>(&LoopfuseCpuHandler)); });
   m.def("cuda_handler", [] { return nb::capsule(reinterpret_cast<void*>(&LoopfuseCudaHandler)); });
-  m.attr("CUDA_BUILT") = false;
+  // The CUDA handler is always compiled in (libcuda is opened at run time, never linked).
+  m.attr("CUDA_BUILT") = true;
 }

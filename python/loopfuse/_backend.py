@@ -20,8 +20,8 @@ except ImportError as e:  # a source checkout without a build, or a broken build
     _core = None
     IMPORT_ERROR = e
 
-# The FFI target of each compile target. CUDA is registered too so that a program lowered for a
-# GPU reaches a handler that says clearly it is not built yet.
+# The FFI target of each compile target. The CUDA one is registered even by a CPU-only jaxlib
+# (which keeps it for a CUDA plugin that may load later), so it is registered at import too.
 FFI_TARGETS = {"cpu": "loopfuse_cpu", "cuda": "loopfuse_cuda"}
 
 
@@ -53,6 +53,39 @@ def available() -> bool:
     return _core is not None
 
 
+def cuda_handler_built() -> bool:
+    """True when the extension has the CUDA FFI handler (it opens libcuda when first called)."""
+    return _core is not None and bool(getattr(_core, "CUDA_BUILT", False))
+
+
+def jax_has_cuda() -> bool:
+    """True when JAX has a CUDA backend with at least one device (jax[cuda] on an NVIDIA GPU)."""
+    try:
+        return len(jax.devices("cuda")) > 0
+    except RuntimeError:  # "Unknown backend cuda": a CPU-only jaxlib, JAX_PLATFORMS=cpu, ROCm
+        return False
+
+
+def cuda_unavailable_reason() -> str | None:
+    """Why a program cannot run as a CUDA kernel here, or None when it can be tried.
+
+    Whether a driver and device really work is found when compiling (NVRTC needs the device's
+    architecture); this catches what is known before lowering.
+    """
+    if not cuda_handler_built():
+        return (
+            "platform 'cuda': this build of loopfuse._core has no CUDA handler; "
+            "rebuild the package or use platform='cpu'"
+        )
+    if not jax_has_cuda():
+        return (
+            f"platform 'cuda' needs an NVIDIA GPU, but JAX has no CUDA device "
+            f"(jax.default_backend() is '{jax.default_backend()}'); install jax[cuda] on a "
+            f"machine with a GPU, or use platform='cpu'"
+        )
+    return None
+
+
 def require_core() -> Any:
     if _core is None:
         raise ImportError(
@@ -72,8 +105,8 @@ def register_ffi_targets() -> None:
         jax.ffi.register_ffi_target(FFI_TARGETS["cpu"], core.cpu_handler(), platform="cpu")
         try:
             jax.ffi.register_ffi_target(FFI_TARGETS["cuda"], core.cuda_handler(), platform="CUDA")
-        except Exception:  # noqa: BLE001 -- a jaxlib without CUDA support: nothing to register
-            pass
+        except Exception:  # noqa: BLE001 -- jax 0.11.2 keeps it pending without CUDA; an older
+            pass  # jaxlib might refuse, and then no CUDA program can reach the handler anyway
         _registered = True
 
 
@@ -96,7 +129,7 @@ def compile_hlo(hlo: str, target: str, name: str) -> CompiledProgram:
             )
         except core.CompileError as e:
             cached = CompileError(str(e))
-        except RuntimeError as e:  # the host compiler failed, or the target is not built
+        except RuntimeError as e:  # the host compiler or NVRTC failed, no CUDA driver or device
             cached = CompileError(f"loopfuse: building the kernel failed: {e}")
         with _lock:
             _compiled[(hlo, target)] = cached

@@ -38,15 +38,18 @@ class Options:
 
     name: str
     fallback: str  # "warn" or "error"
-    platform: str | None  # "cpu", "cuda", or None for the default backend
+    platform: str | None  # "cpu", "cuda", or None to follow jax.default_backend()
     warned: bool = False
     # The most recent program compiled for this function (for tests and introspection).
     last_program: _backend.CompiledProgram | None = None
     fallbacks: int = 0
 
     def target(self) -> str:
-        platform = self.platform or jax.default_backend()
-        return "cpu" if platform == "cpu" else "cuda"
+        """The kernel target: the platform asked for, else the one of JAX's default backend (any
+        accelerator means CUDA; apply() falls back to XLA with a warning when there is none)."""
+        if self.platform is not None:
+            return self.platform
+        return "cpu" if jax.default_backend() == "cpu" else "cuda"
 
 
 def _aval_struct(x: Any) -> jax.ShapeDtypeStruct:
@@ -61,12 +64,12 @@ def lower_to_hlo(flat_fun: FlatFun, args: Sequence[Any], target: str):
     return traced.lower(lowering_platforms=(target,))
 
 
-def _fallback_message(options: Options, error: _backend.CompileError, lowered: Any) -> str:
+def _fallback_message(options: Options, error: _backend.CompileError, lowered: Any | None) -> str:
     message = str(error)
     summary = message.strip().splitlines()[0] if message.strip() else "compile failed"
     where = None
     first = first_diagnostic(message)
-    if first is not None:
+    if first is not None and lowered is not None:
         line, summary = first
         try:
             where = python_location(
@@ -85,7 +88,7 @@ def _run_with_xla(
     args: Sequence[Any],
     options: Options,
     error: _backend.CompileError,
-    lowered: Any,
+    lowered: Any | None,
 ) -> list[Any]:
     message = _fallback_message(options, error, lowered)
     if options.fallback == "error":
@@ -110,6 +113,12 @@ def apply(flat_fun: FlatFun, args: Sequence[Any], options: Options) -> list[Any]
     """Runs flat_fun(*args) as one loopfuse kernel (or with XLA, on fallback)."""
     args = list(args)
     target = options.target()
+    if target == "cuda":
+        # Checked before lowering: a CUDA kernel in a program XLA compiles for the CPU could never
+        # run, so without a CUDA device the program runs with XLA where it is.
+        reason = _backend.cuda_unavailable_reason()
+        if reason is not None:
+            return _run_with_xla(flat_fun, args, options, _backend.CompileError(reason), None)
     lowered = lower_to_hlo(flat_fun, args, target)
     out_structs = [jax.ShapeDtypeStruct(o.shape, o.dtype) for o in lowered.out_info]
     if not out_structs:

@@ -190,7 +190,8 @@ def jit(
     Takes jax.jit's arguments and calling conventions; also usable as `@lf.jit` or
     `@lf.jit(static_argnums=...)`. `fallback="warn"` (the default) runs a program loopfuse cannot
     compile with XLA and warns once per function; `fallback="error"` raises CompileError instead.
-    `platform` picks the kernel target ("cpu" or "cuda"); None follows jax's default backend.
+    `platform` picks the kernel target ("cpu" or "cuda"); None follows jax's default backend (a
+    GPU means "cuda"). Without a CUDA device in JAX, "cuda" falls back to XLA with a warning.
     """
     options = dict(
         static_argnums=static_argnums,
