@@ -1,0 +1,215 @@
+"""lf.jit on CUDA: the XLA FFI handler `loopfuse_cuda` launching the kernel on XLA's stream.
+
+Two halves:
+  - everywhere: the handler is built and registered for platform CUDA, and asking for CUDA where
+    JAX has no CUDA device (or there is no driver) falls back to XLA with a warning that says so;
+  - on a GPU only (skipped elsewhere): five corpus programs, a gradient and the seed program run
+    through lf.jit as CUDA kernels and equal jax.jit on the same GPU.
+
+conftest.py sets JAX_PLATFORMS=cpu unless it is set, so on a GPU machine run
+
+    JAX_PLATFORMS=cuda,cpu .venv/bin/python -m pytest -q tests/python/test_jit_cuda.py
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib
+import sys
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.lax import while_loop
+from jax.nn import sigmoid, softplus
+from jax.random import PRNGKey, normal, split
+
+import loopfuse as lf
+from conftest import PROGRAMS_DIR, assert_close, program_config, requires_core
+from loopfuse import _backend
+
+pytestmark = requires_core
+
+HAS_CUDA = _backend.jax_has_cuda()
+requires_gpu = pytest.mark.skipif(
+    not HAS_CUDA,
+    reason="JAX has no CUDA device (on a GPU machine run with JAX_PLATFORMS=cuda,cpu)",
+)
+
+
+def doubling_loop(x):
+    return jax.lax.fori_loop(0, 4, lambda i, v: v * 2.0, x)
+
+
+def _driver_loads() -> bool:
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+# --- everywhere ---------------------------------------------------------------------------------
+
+
+def test_cuda_handler_is_built_and_registered_for_cuda() -> None:
+    assert _backend.cuda_handler_built()
+    from jaxlib import xla_client
+
+    if "CUDA" in xla_client._custom_callback_handler:
+        return  # a CUDA plugin took the registration directly; the GPU tests below use it
+    # A CPU-only jaxlib keeps the registration for a CUDA plugin that may load later.
+    pending = [entry[0] for entry in xla_client._custom_callback.get("CUDA", [])]
+    assert _backend.FFI_TARGETS["cuda"] in pending
+
+
+@pytest.mark.skipif(HAS_CUDA, reason="JAX has a CUDA device here")
+def test_platform_cuda_without_a_cuda_device_falls_back_naming_the_missing_gpu() -> None:
+    compiled = lf.jit(doubling_loop, platform="cuda")
+    with pytest.warns(RuntimeWarning, match=r"doubling_loop: platform 'cuda' needs an NVIDIA GPU"):
+        out = compiled(jnp.ones(3))
+    assert_close(out, jnp.full(3, 16.0, jnp.float32))  # 1 * 2**4, by XLA
+    assert compiled.fallback_count == 1
+    with pytest.raises(lf.CompileError, match="no CUDA device"):
+        lf.jit(doubling_loop, platform="cuda", fallback="error")(jnp.ones(3))
+
+
+@pytest.mark.skipif(HAS_CUDA, reason="JAX has a CUDA device here")
+def test_default_platform_without_a_gpu_compiles_for_the_cpu() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback warning either
+        assert lf.jit(doubling_loop).lower(jnp.ones(3)).program.target == "cpu"
+
+
+@pytest.mark.skipif(_driver_loads(), reason="a CUDA driver is installed here")
+def test_compiling_for_cuda_without_a_driver_says_so() -> None:
+    hlo = jax.jit(doubling_loop).lower(jnp.ones(5)).as_text(dialect="hlo")
+    with pytest.raises(lf.CompileError, match="no CUDA driver found"):
+        _backend.compile_hlo(hlo, "cuda", "doubling_loop")
+
+
+# --- on a GPU -----------------------------------------------------------------------------------
+
+# Loops (scan, while), a reduction, sort, and jax.random's threefry: the corpus programs that
+# tests/gpu/check.sh also runs under compute-sanitizer, plus a scan.
+GPU_CORPUS = (
+    "loop_scan_xs_ys",
+    "loop_while_newton",
+    "reduce_variance_layernorm",
+    "sort_values",
+    "random_threefry_gpu_kernel",
+)
+
+
+def _corpus_program(name: str):
+    """One corpus program, importing only the modules without haiku (the GPU image lacks it)."""
+    if str(PROGRAMS_DIR) not in sys.path:
+        sys.path.insert(0, str(PROGRAMS_DIR))
+    registry = importlib.import_module("registry")
+    for module in ("progs_loops", "progs_reduce", "progs_indexing", "progs_random"):
+        importlib.import_module(module)
+    return registry.PROGRAMS[name]
+
+
+def _on_gpu(tree) -> bool:
+    return all(
+        next(iter(leaf.devices())).platform == "gpu" for leaf in jax.tree_util.tree_leaves(tree)
+    )
+
+
+@requires_gpu
+@pytest.mark.parametrize("name", GPU_CORPUS)
+def test_corpus_program_on_cuda_matches_jax(name: str) -> None:
+    prog = _corpus_program(name)
+    with program_config(prog):
+        args = prog.make_args(prog.rng())
+        expected = jax.jit(prog.fn, static_argnums=prog.static_argnums)(*args)
+        compiled = lf.jit(prog.fn, static_argnums=prog.static_argnums, fallback="error")
+        assert compiled.lower(*args).program.target == "cuda"
+        actual = compiled(*args)
+    assert _on_gpu(actual)
+    assert_close(actual, expected, what=name)
+
+
+@requires_gpu
+def test_gradient_through_a_scan_on_cuda_matches_jax() -> None:
+    prog = _corpus_program("loop_scan_xs_ys")
+    args = prog.make_args(prog.rng())
+
+    def loss(fn):
+        return lambda *xs: sum(jnp.sum(leaf) for leaf in jax.tree_util.tree_leaves(fn(*xs)))
+
+    expected = jax.jit(jax.grad(loss(prog.fn)))(*args)
+    actual = jax.jit(jax.grad(loss(lf.jit(prog.fn, fallback="error"))))(*args)
+    assert_close(actual, expected, what="grad", scale=10.0)
+
+
+# The seed program's computation (tests/programs/progs_seed.py) with haiku's parameters written
+# out, as tests/gpu/seed_jax.py does: a 1 -> 12 -> 1 MLP with softplus weights and sigmoids plus
+# jax.random noise, 8000 times in a while_loop, under x64.
+SEED_LAYERS = ("noisy_mlp/~/linear", "noisy_mlp/~/linear_1")
+
+
+def seed_infer_encoding(weights, initial_rng, maximum_iterations):
+    def body(state):
+        code_momentum, rng, iterations = state
+        leak_rng, new_rng = split(rng)
+        force = code_momentum
+        for layer in SEED_LAYERS:
+            force = sigmoid(jnp.dot(force, softplus(weights[layer]["w"])))
+        return force + normal(leak_rng, force.shape), new_rng, iterations + 1
+
+    return while_loop(
+        lambda state: state[2] < maximum_iterations, body, (jnp.zeros((1,)), initial_rng, 0)
+    )
+
+
+def _seed_inputs():
+    _, inference_rng = split(PRNGKey(12))
+    # haiku's initializer in the seed is jnp.zeros.
+    weights = {SEED_LAYERS[0]: {"w": jnp.zeros((1, 12))}, SEED_LAYERS[1]: {"w": jnp.zeros((12, 1))}}
+    return weights, inference_rng, 8000
+
+
+@requires_gpu
+def test_seed_program_on_cuda_matches_jax() -> None:
+    with jax.enable_x64(True):
+        args = _seed_inputs()
+        expected = jax.jit(seed_infer_encoding)(*args)
+        compiled = lf.jit(seed_infer_encoding, fallback="error")
+        assert compiled.lower(*args).program.target == "cuda"
+        actual = compiled(*args)
+        again = compiled(*args)  # the cached executable, launched a second time
+    assert _on_gpu(actual)
+    assert int(actual[2]) == 8000
+    # f64 tolerance, widened: XLA:GPU and NVRTC's libdevice may round exp/log1p differently.
+    assert_close(actual, expected, what="seed", scale=100.0)
+    assert_close(again, actual, what="seed, second run")
+
+
+@requires_gpu
+def test_seed_program_as_the_corpus_registers_it_on_cuda() -> None:
+    pytest.importorskip("haiku")
+    pytest.importorskip("tjax")
+    if str(PROGRAMS_DIR) not in sys.path:
+        sys.path.insert(0, str(PROGRAMS_DIR))
+    importlib.import_module("progs_seed")
+    prog = importlib.import_module("registry").PROGRAMS["seed_x64"]
+    with program_config(prog):
+        args = prog.make_args(prog.rng())
+        expected = jax.jit(prog.fn)(*args)
+        actual = lf.jit(prog.fn, fallback="error")(*args)
+    assert _on_gpu(actual)
+    assert_close(actual, expected, what="seed_x64", scale=100.0)
+
+
+@requires_gpu
+def test_wrong_buffers_reach_the_cuda_handler_as_a_clear_error() -> None:
+    hlo = jax.jit(doubling_loop).lower(jnp.ones(4)).as_text(dialect="hlo")
+    program = _backend.compile_hlo(hlo, "cuda", "doubling_loop")
+    key = np.array(program.key, np.uint64).view(np.int64)[()]
+    call = jax.ffi.ffi_call(_backend.FFI_TARGETS["cuda"], jax.ShapeDtypeStruct((3,), jnp.float32))
+    with pytest.raises(Exception, match=r"parameter 0.*expected f32\[4\], got f32\[3\]"):
+        jax.block_until_ready(jax.jit(lambda x: call(x, hlo=hlo, key=key))(jnp.ones(3)))
