@@ -151,5 +151,6 @@ def measure(bench: Benchmark, timing_s: float, min_reps: int, max_reps: int) -> 
         "loopfuse": lf_result,
         "ratio": jax_result["median_s"] / lf_result["median_s"],
         "memory_method": how,
+        "note": case.note,
         **check,
     }

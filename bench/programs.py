@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import pathlib
+import sys
 from typing import Any, Callable
 
 import jax
@@ -38,16 +40,29 @@ class Benchmark:
 # --- the seed program ----------------------------------------------------------------------------
 
 
-def _seed_case(iterations: int, batch: int, static: bool) -> Case:
-    import seed_program  # haiku and tjax: imported only when a seed benchmark runs
+def _seed_program() -> tuple[Callable[..., Any], Any, Any, str]:
+    """The seed as written; where haiku or tjax is missing (the GPU image), the haiku-free copy
+    of tests/gpu/seed_jax.py: the same computation, with haiku's zero weights written out."""
+    try:
+        import seed_program  # haiku and tjax: imported only when a seed benchmark runs
 
-    weights, rng = seed_program.seed_inputs()
-    fun = seed_program.infer_encoding_unjitted
+        weights, rng = seed_program.seed_inputs()
+        return seed_program.infer_encoding_unjitted, weights, rng, ""
+    except ImportError as e:
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "gpu"))
+        import seed_jax
+
+        fun, (weights, rng, _) = seed_jax.seed_inputs(1)
+        return fun, weights, rng, f"haiku-free copy tests/gpu/seed_jax.py ({e})"
+
+
+def _seed_case(iterations: int, batch: int, static: bool) -> Case:
+    fun, weights, rng, note = _seed_program()
     if batch > 1:
         # Independent chains: one key each, the weights and the trip count shared.
         fun = jax.vmap(fun, in_axes=(None, 0, None))
         rng = jax.random.split(rng, batch)
-    return Case(fun, (weights, rng, iterations), (2,) if static else ())
+    return Case(fun, (weights, rng, iterations), (2,) if static else (), note)
 
 
 def _seed(x64: bool, static: bool, iterations: int, batch: int) -> Benchmark:

@@ -267,8 +267,8 @@ def main(argv: list[str]) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{machine}-{started.strftime('%Y%m%d-%H%M%S')}.json"
     path.write_text(json.dumps(doc, indent=1) + "\n")
-    print(report.table(doc))
-    print(f"\nwrote {path}")
+    print(f"wrote {path}\n", flush=True)
+    print(report.table(doc))  # last, so a caller that keeps only the tail sees it
     return 0
 
 

@@ -23,6 +23,7 @@ class Case:
     fun: Callable[..., Any]
     args: tuple[Any, ...]
     static_argnums: tuple[int, ...] = ()
+    note: str = ""  # recorded with the result: anything that differs from the program
 
 
 # --- lax.scan of sqrt(x @ x) (seeds/001_3d5c85d30cc26d2d.txt) ---------------------------------
