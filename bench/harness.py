@@ -116,10 +116,14 @@ def measure(bench: Benchmark, timing_s: float, min_reps: int, max_reps: int) -> 
         def run_lf() -> Any:
             return jax.block_until_ready(lf_fun(*args))
 
-        expected, actual = run_jax(), run_lf()  # warm-up (the dispatch caches fill here)
+        # Warm-up (the dispatch caches fill here; lf.jit's first call also traces).
+        start = time.perf_counter()
+        expected = run_jax()
+        actual = run_lf()
+        per_pair = time.perf_counter() - start
         check = compare(actual, expected, bench.tolerance)
-        # One more call each, timed, to size the repetitions to the time budget.
-        per_pair = _timed(run_jax) + _timed(run_lf)
+        if per_pair < timing_s:  # size the repetitions by one more call each, warm this time
+            per_pair = _timed(run_jax) + _timed(run_lf)
         reps = int(max(min_reps, min(max_reps, timing_s // max(per_pair, 1e-9))))
         times: dict[str, list[float]] = {"jax": [], "loopfuse": []}
         for i in range(reps):
