@@ -3,7 +3,7 @@
     .venv/bin/python bench/report.py            # bench/results/*.json -> BENCHMARKS.md, bench/plots/
 
 The newest result file of each machine is shown (a --quick run only where that machine has no
-full run). matplotlib is imported only to draw the plots, so run.py can print the table on a
+full run), followed by bench/notes/<machine>.md where someone wrote down what the numbers say. matplotlib is imported only to draw the plots, so run.py can print the table on a
 machine that lacks it.
 """
 
@@ -123,6 +123,9 @@ def machine_section(doc: dict[str, Any], plot: str | None) -> str:
     if plot:
         lines += [f"![time per iteration, {doc['machine']}]({plot})", ""]
     lines += [table(doc), ""]
+    notes = BENCH_DIR / "notes" / f"{doc['machine']}.md"
+    if notes.exists():  # what a person read in these numbers, kept apart from the generated text
+        lines += [notes.read_text().strip(), ""]
     return "\n".join(lines)
 
 
