@@ -36,7 +36,8 @@ alternately in one process. Compile time is measured on its own and excluded fro
 each function is called once to warm up, then the timed calls alternate between the two (each
 followed by `block_until_ready`), and the table shows the median. **jax/loopfuse** is jax.jit's
 median over loopfuse's: above 1 means loopfuse is faster. **us/iter** is the median divided by
-the loop's trip count (for HMC, the leapfrog steps; for the seed, `maximum_iterations`).
+the loop's trip count (for HMC, the leapfrog steps; for the seed, `maximum_iterations`), for all
+chains of a batch together.
 **agree** says whether loopfuse's outputs equal jax.jit's (allclose with the tolerance in
 `bench/programs.py`, integers and RNG keys exact). **compile s** is jax.jit's lower+compile and
 loopfuse's C++ compile (cold: the harness uses an empty kernel cache; a benchmark whose HLO was
@@ -114,7 +115,7 @@ def machine_section(doc: dict[str, Any], plot: str | None) -> str:
         + (f"; card: {doc['card']}" if doc.get("card") else ""),
         f"- jax {v['jax']}, jaxlib {v['jaxlib']}, loopfuse {v['loopfuse']}, "
         f"Python {v['python']}; C++ compiler: {v['compiler']}",
-        f"- per benchmark: budget {s['budget_s']:.0f} s, timed calls about {s['timing_s']:.0f} s "
+        f"- per benchmark: budget {s['budget_s']:.0f} s, timed calls about {s['timing_s']:.1f} s "
         f"({s['min_reps']}-{s['max_reps']} per function); work cap {s['max_work']:,} "
         f"chain-iterations" + ("; **quick sizes** (smoke run, not a measurement)" * s["quick"]),
         f"- {summary(doc)}",
@@ -177,7 +178,7 @@ def plot(doc: dict[str, Any], path: pathlib.Path) -> bool:
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("time per iteration (us)")
+        ax.set_ylabel("time per loop iteration, all chains (us)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
     fig.suptitle(f"seed program, x64, traced maximum_iterations: {doc['machine']}")
