@@ -82,12 +82,12 @@ def machine_facts(platform: str) -> dict[str, Any]:
         },
     }
     if platform == "cuda":
-        nvidia = subprocess.run(
-            ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
-            capture_output=True,
-            text=True,
-        )
-        facts["card"] = nvidia.stdout.strip() or facts["card"]
+        query = ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]
+        try:
+            nvidia = subprocess.run(query, capture_output=True, text=True, timeout=30)
+            facts["card"] = nvidia.stdout.strip().splitlines()[0] or facts["card"]
+        except (OSError, subprocess.SubprocessError, IndexError):
+            pass  # jax's device_kind stays
     return facts
 
 
