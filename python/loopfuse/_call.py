@@ -45,11 +45,21 @@ class Options:
     fallbacks: int = 0
 
     def target(self) -> str:
-        """The kernel target: the platform asked for, else the one of JAX's default backend (any
-        accelerator means CUDA; apply() falls back to XLA with a warning when there is none)."""
+        """The kernel target: the platform asked for, else the one jax.jit will run on (the
+        default device's, under jax.default_device, else the default backend's); any accelerator
+        means CUDA, and apply() falls back to XLA with a warning when JAX has no CUDA device."""
         if self.platform is not None:
             return self.platform
-        return "cpu" if jax.default_backend() == "cpu" else "cuda"
+        return "cpu" if _default_platform() == "cpu" else "cuda"
+
+
+def _default_platform() -> str:
+    # Arguments committed to another device still run where they are: a GPU default with CPU
+    # arrays is not detected here (the trace does not know where its arguments live).
+    device = jax.config.jax_default_device
+    if device is None:
+        return jax.default_backend()
+    return device if isinstance(device, str) else device.platform
 
 
 def _aval_struct(x: Any) -> jax.ShapeDtypeStruct:

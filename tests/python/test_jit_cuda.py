@@ -134,6 +134,16 @@ def test_corpus_program_on_cuda_matches_jax(name: str) -> None:
 
 
 @requires_gpu
+def test_default_device_cpu_on_a_gpu_machine_compiles_for_the_cpu() -> None:
+    with jax.default_device(jax.devices("cpu")[0]):
+        compiled = lf.jit(doubling_loop, fallback="error")
+        assert compiled.lower(jnp.ones(3)).program.target == "cpu"
+        out = compiled(jnp.ones(3))
+    assert next(iter(out.devices())).platform == "cpu"
+    assert_close(out, jnp.full(3, 16.0, jnp.float32))  # 1 * 2**4
+
+
+@requires_gpu
 def test_gradient_through_a_scan_on_cuda_matches_jax() -> None:
     prog = _corpus_program("loop_scan_xs_ys")
     args = prog.make_args(prog.rng())
