@@ -14,6 +14,7 @@ back to the growth of getrusage's ru_maxrss, which shows only a new process-wide
 
 from __future__ import annotations
 
+import math
 import resource
 import statistics
 import time
@@ -95,8 +96,15 @@ def _timed(call: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def measure(bench: Benchmark, timing_s: float, min_reps: int, max_reps: int) -> dict[str, Any]:
-    """Runs one benchmark; `timing_s` is the time the timed calls should take in all."""
+def measure(
+    bench: Benchmark, timing_s: float, min_reps: int, max_reps: int, budget_s: float = math.inf
+) -> dict[str, Any]:
+    """Runs one benchmark; `timing_s` is the time the timed calls should take in all.
+
+    A slow program gets fewer than `min_reps` repetitions (at least one) rather than overrun
+    `budget_s`, the time the caller gives the whole benchmark, compiles included.
+    """
+    began = time.perf_counter()
     with jax.enable_x64(bench.x64):
         case = bench.build()
         args = case.args
@@ -125,6 +133,8 @@ def measure(bench: Benchmark, timing_s: float, min_reps: int, max_reps: int) -> 
         if per_pair < timing_s:  # size the repetitions by one more call each, warm this time
             per_pair = _timed(run_jax) + _timed(run_lf)
         reps = int(max(min_reps, min(max_reps, timing_s // max(per_pair, 1e-9))))
+        left = 0.9 * budget_s - (time.perf_counter() - began)
+        reps = max(1, min(reps, int(left // per_pair) - 1))  # - 1: the memory pair
         times: dict[str, list[float]] = {"jax": [], "loopfuse": []}
         for i in range(reps):
             order = (("jax", run_jax), ("loopfuse", run_lf))

@@ -38,6 +38,7 @@ followed by `block_until_ready`), and the table shows the median. **jax/loopfuse
 median over loopfuse's: above 1 means loopfuse is faster. **us/iter** is the median divided by
 the loop's trip count (for HMC, the leapfrog steps; for the seed, `maximum_iterations`), for all
 chains of a batch together.
+**reps** is the number of timed calls of each.
 **agree** says whether loopfuse's outputs equal jax.jit's (allclose with the tolerance in
 `bench/programs.py`, integers and RNG keys exact). **compile s** is jax.jit's lower+compile and
 loopfuse's C++ compile (cold: the harness uses an empty kernel cache; a benchmark whose HLO was
@@ -66,14 +67,14 @@ def table(doc: dict[str, Any]) -> str:
     """The markdown table of one result file."""
     head = (
         "| benchmark | iters | batch | jax.jit ms | loopfuse ms | jax/loopfuse "
-        "| jax us/iter | loopfuse us/iter | compile s (jax / lf) | peak MiB (jax / lf) | agree |"
+        "| jax us/iter | loopfuse us/iter | compile s (jax / lf) | peak MiB (jax / lf) | agree | reps |"
     )
-    rows = [head, "|" + "---|" * 11]
+    rows = [head, "|" + "---|" * 12]
     for b in doc["benchmarks"]:
         lead = f"| `{b['name']}` | {b['iterations']:,} | {b['batch']:,} "
         if b.get("status") != "ok":
             reason = str(b.get("reason", "")).replace("|", "/").splitlines()[0][:120]
-            rows.append(lead + f"| {b.get('status')}: {reason} |" + " |" * 7)
+            rows.append(lead + f"| {b.get('status')}: {reason} |" + " |" * 8)
             continue
         j, lf = b["jax"], b["loopfuse"]
         rows.append(
@@ -81,7 +82,7 @@ def table(doc: dict[str, Any]) -> str:
             f"| {_us(j['per_iteration_us'])} | {_us(lf['per_iteration_us'])} "
             f"| {j['compile_s']:.2f} / {lf['compile_s']:.2f} "
             f"| {j['peak_rss_mib']:.1f} / {lf['peak_rss_mib']:.1f} "
-            f"| {'yes' if b['agree'] else 'NO'} |"
+            f"| {'yes' if b['agree'] else 'NO'} | {j['reps']} |"
         )
     return "\n".join(rows)
 

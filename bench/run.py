@@ -112,6 +112,7 @@ def worker(names: list[str], args: argparse.Namespace) -> None:
                 timing_s=args.timing_s,
                 min_reps=args.min_reps,
                 max_reps=args.max_reps,
+                budget_s=args.budget_s,
             )
         except Exception as e:  # noqa: BLE001 -- recorded in the results, the suite goes on
             traceback.print_exc(file=sys.stderr)
