@@ -158,13 +158,14 @@ def run_suite(args: argparse.Namespace, worker_argv: list[str]) -> list[dict[str
             records[b.name] |= {"status": "skipped", "reason": why}
         else:
             to_run.append(b.name)
-    suite_start = time.monotonic()
+    suite_deadline = time.monotonic() + args.total_budget_s
     while to_run:
         proc, lines = _start_worker(to_run, worker_argv)
         current, deadline = None, time.monotonic() + args.budget_s + 60  # + jax's import
         while True:
+            wait = min(deadline, suite_deadline) - time.monotonic()
             try:
-                msg = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+                msg = lines.get(timeout=max(0.1, wait))
             except queue.Empty:
                 msg = "timeout"
             if msg == "timeout" or msg is None:
@@ -175,25 +176,23 @@ def run_suite(args: argparse.Namespace, worker_argv: list[str]) -> list[dict[str
                 records[msg["name"]] |= msg["result"]
                 to_run.remove(msg["name"])
                 _print_progress(records[msg["name"]])
-                if time.monotonic() - suite_start > args.total_budget_s:
-                    break
         if proc.poll() is None:
             proc.kill()  # the worker we started, by its handle
         proc.wait()
-        if msg == "timeout" and current is not None and current in to_run:
+        if time.monotonic() >= suite_deadline:
+            for name in to_run:
+                records[name] |= {"status": "skipped", "reason": "the suite's time budget ran out"}
+            break
+        if msg == "timeout" and current in to_run:
             why = f"no result within the budget of {args.budget_s:.0f} s"
             records[current] |= {"status": "timeout", "reason": why}
             to_run.remove(current)
             _print_progress(records[current])
-        elif msg is None:  # the worker died (a crash in a kernel, or before its first start)
+        elif msg is None or msg == "timeout":  # the worker died, or hung before its first start
             failed = [current] if current in to_run else list(to_run)
             for name in failed:
                 records[name] |= {"status": "error", "reason": f"worker exited {proc.returncode}"}
                 to_run.remove(name)
-        if time.monotonic() - suite_start > args.total_budget_s:
-            for name in to_run:
-                records[name] |= {"status": "skipped", "reason": "the suite's time budget ran out"}
-            break
     return [records[b.name] for b in selected]
 
 
