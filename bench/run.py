@@ -131,8 +131,12 @@ def _start_worker(names: list[str], argv: list[str]) -> tuple[subprocess.Popen[s
     def pump() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
-            if line.startswith("{"):
-                lines.put(json.loads(line))
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue  # something a program printed, not the worker's protocol
+            if isinstance(msg, dict) and msg.get("event") in ("start", "result"):
+                lines.put(msg)
         lines.put(None)  # the worker ended
 
     threading.Thread(target=pump, daemon=True).start()
