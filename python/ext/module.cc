@@ -14,6 +14,7 @@
 
 #include "executable_cache.h"
 #include "ffi_handlers.h"
+#include "runtime/cuda_executable.h"
 
 namespace nb = nanobind;
 
@@ -31,7 +32,19 @@ struct ProgramInfo {
   std::string explain;
   double compileSeconds = 0;
   bool cacheHit = false;  // the on-disk kernel cache had the object: no C++ compiler ran
+  // CUDA only ("" on the CPU): the device and launch, e.g. "NVIDIA H200 (sm_90), 1 block of 1
+  // thread, 40 registers per thread".
+  std::string device;
 };
+
+std::string describeCuda(const runtime::CudaKernelInfo& info) {
+  auto plural = [](unsigned n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  };
+  return info.deviceName + " (" + info.arch + "), " + plural(info.gridBlocks, "block") + " of " +
+         plural(info.blockThreads, "thread") + (info.cooperative ? " (cooperative)" : "") + ", " +
+         std::to_string(info.registers) + " registers per thread";
+}
 
 codegen::Target parseTarget(std::string_view name) {
   if (name == "cpu") return codegen::Target::Cpu;
@@ -67,6 +80,8 @@ ProgramInfo compileForPython(std::string_view hlo, std::string_view target,
   info.explain = kernel.explain;
   info.compileSeconds = program->compileSeconds;
   info.cacheHit = program->executable->stats().cacheHit;
+  if (const auto* cuda = dynamic_cast<const runtime::CudaExecutable*>(program->executable.get()))
+    info.device = describeCuda(cuda->info());
   return info;
 }
 
@@ -89,7 +104,8 @@ NB_MODULE(_core, m) {
       .def_ro("kernel_source", &ProgramInfo::kernelSource)
       .def_ro("explain", &ProgramInfo::explain)
       .def_ro("compile_seconds", &ProgramInfo::compileSeconds)
-      .def_ro("cache_hit", &ProgramInfo::cacheHit);
+      .def_ro("cache_hit", &ProgramInfo::cacheHit)
+      .def_ro("device", &ProgramInfo::device);
 
   m.def(
       "hlo_key", [](std::string_view hlo) { return hloKey(hlo); }, nb::arg("hlo"),

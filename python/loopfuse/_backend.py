@@ -40,6 +40,7 @@ class CompiledProgram:
     explain: str
     compile_seconds: float
     cache_hit: bool
+    device: str = ""  # CUDA: the GPU and the launch (blocks, threads); "" on the CPU
 
 
 _lock = threading.Lock()
@@ -126,6 +127,7 @@ def compile_hlo(hlo: str, target: str, name: str) -> CompiledProgram:
                 explain=info.explain,
                 compile_seconds=float(info.compile_seconds),
                 cache_hit=bool(info.cache_hit),
+                device=str(getattr(info, "device", "")),
             )
         except core.CompileError as e:
             cached = CompileError(str(e))

@@ -75,6 +75,16 @@ class Lowered:
         return self.program.compile_seconds
 
     @property
+    def target(self) -> str:
+        """The kernel's target: "cpu" or "cuda"."""
+        return self.program.target
+
+    @property
+    def device(self) -> str:
+        """CUDA: the GPU and how the kernel is launched (blocks, threads); "" on the CPU."""
+        return self.program.device
+
+    @property
     def cache_hit(self) -> bool:
         """True when the kernel came from the on-disk cache (no C++ compiler ran)."""
         return self.program.cache_hit

@@ -80,7 +80,7 @@ def test_platform_cuda_without_a_cuda_device_falls_back_naming_the_missing_gpu()
 def test_default_platform_without_a_gpu_compiles_for_the_cpu() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no fallback warning either
-        assert lf.jit(doubling_loop).lower(jnp.ones(3)).program.target == "cpu"
+        assert lf.jit(doubling_loop).lower(jnp.ones(3)).target == "cpu"
 
 
 @pytest.mark.skipif(_driver_loads(), reason="a CUDA driver is installed here")
@@ -127,7 +127,9 @@ def test_corpus_program_on_cuda_matches_jax(name: str) -> None:
         args = prog.make_args(prog.rng())
         expected = jax.jit(prog.fn, static_argnums=prog.static_argnums)(*args)
         compiled = lf.jit(prog.fn, static_argnums=prog.static_argnums, fallback="error")
-        assert compiled.lower(*args).program.target == "cuda"
+        lowered = compiled.lower(*args)
+        assert lowered.target == "cuda"
+        assert "(sm_" in lowered.device, lowered.device  # e.g. "NVIDIA H200 (sm_90), 1 block ..."
         actual = compiled(*args)
     assert _on_gpu(actual)
     assert_close(actual, expected, what=name)
@@ -137,7 +139,8 @@ def test_corpus_program_on_cuda_matches_jax(name: str) -> None:
 def test_default_device_cpu_on_a_gpu_machine_compiles_for_the_cpu() -> None:
     with jax.default_device(jax.devices("cpu")[0]):
         compiled = lf.jit(doubling_loop, fallback="error")
-        assert compiled.lower(jnp.ones(3)).program.target == "cpu"
+        lowered = compiled.lower(jnp.ones(3))
+        assert lowered.target == "cpu" and lowered.device == ""
         out = compiled(jnp.ones(3))
     assert next(iter(out.devices())).platform == "cpu"
     assert_close(out, jnp.full(3, 16.0, jnp.float32))  # 1 * 2**4
@@ -189,7 +192,7 @@ def test_seed_program_on_cuda_matches_jax() -> None:
         args = _seed_inputs()
         expected = jax.jit(seed_infer_encoding)(*args)
         compiled = lf.jit(seed_infer_encoding, fallback="error")
-        assert compiled.lower(*args).program.target == "cuda"
+        assert compiled.lower(*args).target == "cuda"
         actual = compiled(*args)
         again = compiled(*args)  # the cached executable, launched a second time
     assert _on_gpu(actual)
