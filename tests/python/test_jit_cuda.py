@@ -226,3 +226,21 @@ def test_wrong_buffers_reach_the_cuda_handler_as_a_clear_error() -> None:
     call = jax.ffi.ffi_call(_backend.FFI_TARGETS["cuda"], jax.ShapeDtypeStruct((3,), jnp.float32))
     with pytest.raises(Exception, match=r"parameter 0.*expected f32\[4\], got f32\[3\]"):
         jax.block_until_ready(jax.jit(lambda x: call(x, hlo=hlo, key=key))(jnp.ones(3)))
+
+
+@requires_gpu
+def test_cuda_handler_compiles_a_program_it_meets_first() -> None:
+    # As in a fresh process that loaded the XLA executable from jax's compilation cache: nothing
+    # compiled this HLO at trace time, so the handler builds it on XLA's thread, for XLA's device.
+    def three_x_plus_one(x):
+        return jax.lax.fori_loop(0, 3, lambda i, v: v * 3.0 + 1.0, x)
+
+    hlo = jax.jit(three_x_plus_one).lower(jnp.ones(5)).as_text(dialect="hlo")
+    key = np.array(_backend._core.hlo_key(hlo), np.uint64).view(np.int64)[()]
+    call = jax.ffi.ffi_call(_backend.FFI_TARGETS["cuda"], jax.ShapeDtypeStruct((5,), jnp.float32))
+    out = jax.jit(lambda x: call(x, hlo=hlo, key=key))(jnp.arange(5.0))
+    assert_close(out, 27.0 * jnp.arange(5.0) + 13.0)  # x -> 3x+1 -> 9x+4 -> 27x+13
+    garbage = "HloModule broken\nENTRY main { this is not hlo }"
+    garbage_key = np.array(_backend._core.hlo_key(garbage), np.uint64).view(np.int64)[()]
+    with pytest.raises(Exception, match="error"):
+        jax.block_until_ready(jax.jit(lambda x: call(x, hlo=garbage, key=garbage_key))(jnp.ones(5)))
