@@ -7,7 +7,8 @@
         return jax.lax.fori_loop(0, 100, lambda i, x: x * 0.5 + 1.0, x)
 
 `lf.jit` takes jax.jit's arguments and works inside jax.jit, jax.grad, jax.vmap, lax.scan and
-shard_map. Programs loopfuse cannot compile run with XLA, with a warning (or raise, with
+shard_map. The kernel runs where jax.jit would run the function: on the CPU, or on an NVIDIA GPU
+(jax[cuda]) as one CUDA kernel launched on XLA's stream (`platform=` overrides the choice). Programs loopfuse cannot compile run with XLA, with a warning (or raise, with
 `fallback="error"`).
 """
 
