@@ -122,14 +122,3 @@ def test_ffi_handler_checks_buffers_and_never_throws() -> None:
     garbage_key = np.array(lf._backend._core.hlo_key(garbage), np.uint64).view(np.int64)[()]
     with pytest.raises(Exception, match="error"):
         jax.block_until_ready(jax.jit(lambda x: call(x, hlo=garbage, key=garbage_key))(jnp.ones(3)))
-
-
-def test_cuda_platform_is_not_built_yet_and_falls_back_with_a_clear_message() -> None:
-    def f(x):
-        return jax.lax.fori_loop(0, 4, lambda i, v: v * 2.0, x)
-
-    with pytest.warns(RuntimeWarning, match="CUDA.*not built yet"):
-        out = lf.jit(f, platform="cuda")(jnp.ones(3))
-    assert_close(out, jnp.full(3, 16.0))
-    with pytest.raises(lf.CompileError, match="not built yet"):
-        lf.jit(f, platform="cuda", fallback="error")(jnp.ones(3))

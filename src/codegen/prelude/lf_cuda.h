@@ -57,14 +57,15 @@ __device__ __noinline__ void lf_grid_barrier(unsigned int* state) {
   __syncthreads();
 }
 
-#ifdef LF_GRID_MODE
-#ifndef LF_GRID_BARRIER_STATE
-#define LF_GRID_BARRIER_STATE args.barrier
-#endif
 // XLA:GPU keeps f32 denormals (xla_gpu_ftz is off), so the entry changes no mode.
 #define LF_ENTRY_SCOPE() ((void)0)
 LF_DEVICE float lf_target_denormal_input(float x) { return x; }
 LF_DEVICE double lf_target_denormal_input(double x) { return x; }
+
+#ifdef LF_GRID_MODE
+#ifndef LF_GRID_BARRIER_STATE
+#define LF_GRID_BARRIER_STATE args.barrier
+#endif
 #define LF_TID ((int)(blockIdx.x * blockDim.x + threadIdx.x))
 #define LF_NTHREADS ((int)(gridDim.x * blockDim.x))
 #define LF_BARRIER() lf_grid_barrier(LF_GRID_BARRIER_STATE)
