@@ -44,6 +44,8 @@ def main() -> int:
     args = parser.parse_args()
 
     x64 = not args.no_x64
+    # On a machine whose jax has a GPU, both run there: jax.jit on the GPU, loopfuse as one kernel.
+    target = "cuda" if jax.default_backend() == "gpu" else "cpu"
     with jax.enable_x64(x64):
         weights, rng = seed_program.seed_inputs()
         call_args = (weights, rng, args.iterations)
@@ -73,6 +75,8 @@ def main() -> int:
             "--repeat",
             str(args.repeats),
             "--json",
+            "--target",
+            target,
         ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
@@ -85,7 +89,7 @@ def main() -> int:
 
     print(
         f"seed program ({'x64' if x64 else 'f32'}, {args.iterations} iterations) on "
-        f"{jax.devices()[0].platform.upper()} / loopfuse cpu"
+        f"{jax.devices()[0].platform.upper()} / loopfuse {target}"
     )
     names = ["code_momentum", "rng", "iterations"]
     for name, want, got in zip(names, expected, loopfuse_out):
