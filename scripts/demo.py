@@ -1,6 +1,6 @@
 """The main job: the seed program through loopfuse beside jax.jit, on this machine.
 
-Lowers the seed program (bench/seed_program.py, the program of
+Lowers the seed program (tests/programs/progs_seed.py, the program of
 ../shared/seeds/000_fc20e847646d6162.txt) with JAX, runs it with jax.jit and with loopfuse, checks
 that the results agree, and prints both times per call and loopfuse's compile time.
 """
