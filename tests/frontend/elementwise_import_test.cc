@@ -45,3 +45,28 @@ ENTRY main {
 
 }  // namespace
 }  // namespace lf::frontend::testing
+
+namespace lf::frontend::testing {
+namespace {
+
+// Ops jax 0.11.2 does not emit for CPU/CUDA (so the corpus cannot cover them): `copy` forwards its
+// operand, `logistic` is an op of its own, `after-all` makes a token that nothing computes with.
+TEST(ElementwiseImport, CopyLogisticAndAfterAll) {
+  std::string ir = importText(R"(HloModule jit_f
+ENTRY main {
+  x = f32[3] parameter(0)
+  c = f32[3] copy(x)
+  l = f32[3] logistic(c)
+  t = token[] after-all()
+  ROOT r = f32[3] add(l, c)
+})");
+  EXPECT_EQ(ir, R"(program jit_f(%0: f32[3]) -> (f32[3]) {
+  %1 = logistic(%0) : f32[3]
+  %2 = add(%1, %0) : f32[3]
+  return %2
+}
+)");
+}
+
+}  // namespace
+}  // namespace lf::frontend::testing
