@@ -23,7 +23,6 @@ os.environ["JAX_PLATFORMS"] = "cpu"
 os.environ.setdefault("XLA_FLAGS", "")
 
 import argparse  # noqa: E402
-import contextlib  # noqa: E402
 import importlib  # noqa: E402
 import inspect  # noqa: E402
 import io  # noqa: E402
@@ -40,7 +39,7 @@ import jax  # noqa: E402
 
 import coverage  # noqa: E402
 import hlo_stats  # noqa: E402
-from registry import PROGRAMS, Program  # noqa: E402
+from registry import PROGRAMS, Program, program_config  # noqa: E402
 
 MAX_NPZ_BYTES = 200 * 1024
 MANIFEST = "manifest.json"
@@ -66,19 +65,6 @@ HLO_DTYPE = {
 def load_programs() -> None:
     for path in sorted(HERE.glob("progs_*.py")):
         importlib.import_module(path.stem)
-
-
-@contextlib.contextmanager
-def program_config(prog: Program):
-    saved = {key: getattr(jax.config, key) for key, _ in prog.config}
-    try:
-        for key, value in prog.config:
-            jax.config.update(key, value)
-        with jax.enable_x64(prog.x64):
-            yield
-    finally:
-        for key, value in saved.items():
-            jax.config.update(key, value)
 
 
 def path_string(arg_name: str, key_path) -> str:

@@ -14,9 +14,10 @@ program's name, so the same program always gets the same inputs.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import zlib
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -102,3 +103,19 @@ def prng_key(seed: int) -> np.ndarray:
     import jax
 
     return np.asarray(jax.random.PRNGKey(seed))
+
+
+@contextlib.contextmanager
+def program_config(prog: Program) -> Iterator[None]:
+    """The program's jax.config settings and x64 flag, for lowering and running it."""
+    import jax  # here, so that importing the registry does not import jax
+
+    saved = {key: getattr(jax.config, key) for key, _ in prog.config}
+    try:
+        for key, value in prog.config:
+            jax.config.update(key, value)
+        with jax.enable_x64(prog.x64):
+            yield
+    finally:
+        for key, value in saved.items():
+            jax.config.update(key, value)

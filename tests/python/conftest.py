@@ -13,7 +13,7 @@ import importlib
 import os
 import pathlib
 import sys
-from typing import Any, Iterator
+from typing import Any
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 if "--xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
@@ -81,15 +81,7 @@ def corpus_programs() -> dict[str, Any]:
     return registry.PROGRAMS
 
 
-@contextlib.contextmanager
-def program_config(prog: Any) -> Iterator[None]:
+def program_config(prog: Any) -> contextlib.AbstractContextManager[None]:
     """The program's jax.config settings and x64 flag, as the corpus generator sets them."""
-    saved = {key: getattr(jax.config, key) for key, _ in prog.config}
-    try:
-        for key, value in prog.config:
-            jax.config.update(key, value)
-        with jax.enable_x64(prog.x64):
-            yield
-    finally:
-        for key, value in saved.items():
-            jax.config.update(key, value)
+    corpus_programs()  # puts tests/programs on sys.path
+    return importlib.import_module("registry").program_config(prog)

@@ -1,4 +1,5 @@
 """Writes real JAX HLO text into this folder, for the parser tests (run with the project venv)."""
+
 import pathlib
 
 import jax
@@ -12,6 +13,7 @@ def scan_cumsum(xs):
     def step(c, x):
         c = c + jnp.sin(x)
         return c, c * 2.0
+
     return lax.scan(step, jnp.zeros(xs.shape[1:]), xs)
 
 
@@ -19,9 +21,11 @@ def while_newton(x):
     def cond(s):
         i, v = s
         return (i < 20) & (jnp.abs(v * v - x) > 1e-6)
+
     def body(s):
         i, v = s
         return i + 1, 0.5 * (v + x / v)
+
     return lax.while_loop(cond, body, (0, x))
 
 

@@ -1,6 +1,7 @@
 """Writes the small .npz files the npz reader tests load (run with the project's venv; the
 outputs are committed, so the C++ tests need no Python). Values are simple so that the tests can
 state them by hand."""
+
 import io
 import zipfile
 
@@ -24,8 +25,9 @@ every_dtype = {
     "bf16": np.array([1.5, -2.0], dtype=ml_dtypes.bfloat16),  # saved by numpy as '<V2'
 }
 np.savez("every_dtype.npz", **every_dtype)
-np.savez_compressed("compressed.npz", x=np.arange(1000, dtype="<f8").reshape(10, 100),
-                    y=np.array([7], dtype="<i4"))
+np.savez_compressed(
+    "compressed.npz", x=np.arange(1000, dtype="<f8").reshape(10, 100), y=np.array([7], dtype="<i4")
+)
 np.savez("big_endian.npz", x=np.array([1.0, 2.0], dtype=">f4"))
 np.savez("fortran.npz", x=np.asfortranarray(np.ones((2, 3), dtype="<f4")))
 np.savez("complex.npz", z=np.array([1 + 2j], dtype="<c8"))

@@ -8,6 +8,7 @@ project's venv; the outputs are committed so the C++ tests need no Python).
   fft.hlo             uses fft on c64, which loopfuse does not support
   malformed.hlo       a syntax error on line 4
 """
+
 import os
 
 os.environ["JAX_PLATFORMS"] = "cpu"
