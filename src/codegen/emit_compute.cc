@@ -74,8 +74,31 @@ void Emitter::emitDot(const ir::Op& op) {
   barrier();
 }
 
-void Emitter::emitReduce(const ir::Op& op) {
+// Reduce and ReduceWindow: one accumulator per result, started from the init operands.
+void Emitter::declareAccumulators(const ir::Op& op) {
   size_t n = op.results.size();
+  for (size_t k = 0; k < n; ++k) {
+    line(cType(op.result(k)->type.dtype) + " acc" + std::to_string(k) + " = " +
+         scalar(op.operands[n + k]) + ";");
+  }
+}
+
+// Folds the input element at `inLinear` into the accumulators with the reducer region, closes
+// the loop over the window, stores the accumulators as the results and closes the output loop.
+void Emitter::accumulateAndStore(const ir::Op& op, const std::string& inLinear) {
+  size_t n = op.results.size();
+  std::vector<std::string> args;
+  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k));
+  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], inLinear));
+  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
+  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + " = " + yields[k] + ";");
+  close();
+  for (size_t k = 0; k < n; ++k) line(at(op.result(k), "i") + " = acc" + std::to_string(k) + ";");
+  close();
+  barrier();
+}
+
+void Emitter::emitReduce(const ir::Op& op) {
   const ir::Value* in0 = op.operands[0];
   const auto& reduced = op.attr<ir::ReduceAttrs>().dimensions;
   std::vector<int64_t> reducedSizes;
@@ -91,37 +114,22 @@ void Emitter::emitReduce(const ir::Op& op) {
 
   openParallelLoop(op.result()->type.numElements());
   declareMultiIndex(op.result()->type.dims, "i", "o");
-  for (size_t k = 0; k < n; ++k) {
-    line(cType(op.result(k)->type.dtype) + " acc" + std::to_string(k) + " = " +
-         scalar(op.operands[n + k]) + ";");
-  }
+  declareAccumulators(op);
   open("for (int64_t r = 0; r < " + std::to_string(product(reducedSizes)) + "; ++r)");
   declareMultiIndex(reducedSizes, "r", "q");
-  std::vector<std::string> args;
-  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k));
-  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], inLinear));
-  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
-  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + " = " + yields[k] + ";");
-  close();
-  for (size_t k = 0; k < n; ++k) line(at(op.result(k), "i") + " = acc" + std::to_string(k) + ";");
-  close();
-  barrier();
+  accumulateAndStore(op, inLinear);
 }
 
 // The input is seen padded (low/high, and base dilation as interior padding) with the init value;
 // padding elements are skipped, which is the same as reducing the init value (an identity).
 void Emitter::emitReduceWindow(const ir::Op& op) {
-  size_t n = op.results.size();
   const ir::Value* in0 = op.operands[0];
   const auto& a = op.attr<ir::ReduceWindowAttrs>();
   int rank = in0->type.rank();
 
   openParallelLoop(op.result()->type.numElements());
   declareMultiIndex(op.result()->type.dims, "i", "o");
-  for (size_t k = 0; k < n; ++k) {
-    line(cType(op.result(k)->type.dtype) + " acc" + std::to_string(k) + " = " +
-         scalar(op.operands[n + k]) + ";");
-  }
+  declareAccumulators(op);
   open("for (int64_t r = 0; r < " + std::to_string(product(a.sizes)) + "; ++r)");
   declareMultiIndex(a.sizes, "r", "w");
   std::string valid = "true";
@@ -138,15 +146,7 @@ void Emitter::emitReduceWindow(const ir::Op& op) {
   }
   line("if (!(" + valid + ")) continue;");
   std::string inLinear = linear(in0->type.dims, inIdx);
-  std::vector<std::string> args;
-  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k));
-  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], inLinear));
-  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
-  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + " = " + yields[k] + ";");
-  close();
-  for (size_t k = 0; k < n; ++k) line(at(op.result(k), "i") + " = acc" + std::to_string(k) + ";");
-  close();
-  barrier();
+  accumulateAndStore(op, inLinear);
 }
 
 }  // namespace lf::codegen

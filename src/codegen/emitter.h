@@ -73,6 +73,8 @@ class Emitter {
   void emitGather(const ir::Op& op);
   void emitScatter(const ir::Op& op);
   void emitDot(const ir::Op& op);  // emit_compute.cc
+  void declareAccumulators(const ir::Op& op);
+  void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
   void emitReduce(const ir::Op& op);
   void emitReduceWindow(const ir::Op& op);
   void emitSort(const ir::Op& op);   // emit_sort.cc
