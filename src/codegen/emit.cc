@@ -2,6 +2,7 @@
 // and the Emitter's shared machinery: text, names, storage, the walk over regions.
 #include "codegen/emit.h"
 
+#include <algorithm>
 #include <functional>
 
 #include "codegen/emitter.h"
@@ -77,16 +78,43 @@ void Emitter::line(const std::string& text) {
 void Emitter::open(const std::string& text) {
   line(text.empty() ? "{" : text + " {");
   ++indent_;
+  fusedMemo_.emplace_back();
 }
 
 void Emitter::close(const std::string& suffix) {
   --indent_;
   line("}" + suffix);
+  fusedMemo_.pop_back();
 }
 
 void Emitter::openParallelLoop(int64_t n, const std::string& var) {
   open("for (int64_t " + var + " = LF_TID; " + var + " < " + std::to_string(n) + "; " + var +
        " += LF_NTHREADS)");
+}
+
+void Emitter::openElementLoop(const ir::Value* out, const std::string& var) {
+  openElementLoop(out, out->type.numElements(), var);
+}
+
+void Emitter::openElementLoop(const ir::Value* out, int64_t n, const std::string& var) {
+  if (!isLocal(out)) {
+    openParallelLoop(n, var);
+    return;
+  }
+  open("for (int64_t " + var + " = 0; " + var + " < " + std::to_string(n) + "; ++" + var + ")");
+}
+
+bool Emitter::isLocal(const ir::Value* v) const {
+  return kernel_.storageOf(v).kind == plan::StorageKind::Local;
+}
+
+void Emitter::endStage(const ir::Op& op) {
+  for (const auto& r : op.results) {
+    if (!isLocal(r.get())) {
+      barrier();
+      return;
+    }
+  }
 }
 
 void Emitter::declareMultiIndex(const std::vector<int64_t>& dims, const std::string& var,
@@ -125,9 +153,31 @@ std::string Emitter::name(const ir::Value* v) {
   return n;
 }
 
+std::string Emitter::nextName(const ir::Value* state) {
+  std::string n = name(state) + "_next";
+  usedNames_.insert(n);
+  return n;
+}
+
 std::string Emitter::at(const ir::Value* v, const std::string& index) {
-  if (kernel_.storage.at(v).kind == plan::StorageKind::Scalar) return name(v);
-  return name(v) + "[" + index + "]";
+  const plan::Storage& s = kernel_.storage.at(v);
+  switch (s.kind) {
+    case plan::StorageKind::Scalar:
+      return name(v);
+    case plan::StorageKind::Alias:
+      // Same element type: the root's element (so aliases of locals and fused values work too);
+      // a bitcast to another width reads through its own pointer.
+      if (s.root->type.dtype == v->type.dtype) return at(s.root, index);
+      return name(v) + "[" + index + "]";
+    case plan::StorageKind::Fused:
+      return fusedElement(v, index);
+    case plan::StorageKind::NextState:
+      return nextName(s.root) + "[" + index + "]";
+    case plan::StorageKind::Local:
+      return name(v) + "[" + (v->type.numElements() == 1 ? std::string("0") : index) + "]";
+    default:
+      return name(v) + "[" + index + "]";
+  }
 }
 
 std::string Emitter::scalar(const ir::Value* v) { return at(v, "0"); }
@@ -225,6 +275,15 @@ void Emitter::declarePointer(const ir::Value* v) {
       break;
     case plan::StorageKind::Scratch:
       line(t + "* " + n + " = (" + t + "*)(lf_scratch + " + std::to_string(s.offset) + ");");
+      if (s.nextOffset >= 0) {
+        line(t + "* " + nextName(v) + " = (" + t + "*)(lf_scratch + " +
+             std::to_string(s.nextOffset) + ");");
+      }
+      break;
+    case plan::StorageKind::Local:
+      // A multi-result op (reduce to value and index) may have a result nobody reads.
+      line("[[maybe_unused]] " + t + " " + n + "[" +
+           std::to_string(std::max<int64_t>(1, v->type.numElements())) + "];");
       break;
     case plan::StorageKind::Constant:
       line("const " + t + "* " + n + " = (const " + t + "*)lf_table_" + n + ";");
@@ -233,6 +292,8 @@ void Emitter::declarePointer(const ir::Value* v) {
       line("const " + t + "* " + n + " = (const " + t + "*)" + name(s.root) + ";");
       break;
     case plan::StorageKind::Scalar:
+    case plan::StorageKind::Fused:
+    case plan::StorageKind::NextState:
       break;
   }
 }
@@ -272,13 +333,23 @@ void Emitter::emitPointers() {
 }
 
 void Emitter::emitCopy(const ir::Value* to, const ir::Value* from) {
-  emitCopyToOffset(name(to), from);
+  openElementLoop(to);
+  line(at(to, "i") + " = " + at(from, "i") + ";");
+  close();
 }
 
 void Emitter::emitCopyToOffset(const std::string& toPtr, const ir::Value* from) {
   openParallelLoop(from->type.numElements());
   line(toPtr + "[i] = " + at(from, "i") + ";");
   close();
+}
+
+void Emitter::emitReshape(const ir::Op& op) {
+  // Only a reshape of a fused value that must be a buffer is a stage: it computes the elements.
+  openElementLoop(op.result());
+  line(at(op.result(), "i") + " = " + at(op.operands[0], "i") + ";");
+  close();
+  endStage(op);
 }
 
 void Emitter::emitRegion(const ir::Region& region) {
@@ -292,6 +363,9 @@ void Emitter::emitOp(const ir::Op& op) {
   switch (op.kind) {
     case K::Iota:
       emitIota(op);
+      break;
+    case K::Reshape:
+      emitReshape(op);
       break;
     case K::Broadcast:
       emitBroadcast(op);

@@ -56,7 +56,7 @@ void Emitter::emitDot(const ir::Op& op) {
     return v->type.dtype == acc ? e : "lf_convert<" + accType + ">(" + e + ")";
   };
 
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line(accType + " acc = lf_convert<" + accType + ">((int32_t)0);");
   open("for (int64_t k = 0; k < " + std::to_string(product(contractDims)) + "; ++k)");
@@ -71,7 +71,7 @@ void Emitter::emitDot(const ir::Op& op) {
   line(at(out, "i") + " = " +
        (acc == out->type.dtype ? "acc" : "lf_convert<" + cType(out->type.dtype) + ">(acc)") + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
 // Reduce and ReduceWindow: one accumulator per result, started from the init operands.
@@ -95,7 +95,7 @@ void Emitter::accumulateAndStore(const ir::Op& op, const std::string& inLinear) 
   close();
   for (size_t k = 0; k < n; ++k) line(at(op.result(k), "i") + " = acc" + std::to_string(k) + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
 void Emitter::emitReduce(const ir::Op& op) {
@@ -112,7 +112,7 @@ void Emitter::emitReduce(const ir::Op& op) {
   }
   std::string inLinear = linear(in0->type.dims, inIdx);
 
-  openParallelLoop(op.result()->type.numElements());
+  openElementLoop(op.result());
   declareMultiIndex(op.result()->type.dims, "i", "o");
   declareAccumulators(op);
   open("for (int64_t r = 0; r < " + std::to_string(product(reducedSizes)) + "; ++r)");
@@ -127,7 +127,7 @@ void Emitter::emitReduceWindow(const ir::Op& op) {
   const auto& a = op.attr<ir::ReduceWindowAttrs>();
   int rank = in0->type.rank();
 
-  openParallelLoop(op.result()->type.numElements());
+  openElementLoop(op.result());
   declareMultiIndex(op.result()->type.dims, "i", "o");
   declareAccumulators(op);
   open("for (int64_t r = 0; r < " + std::to_string(product(a.sizes)) + "; ++r)");

@@ -1,21 +1,26 @@
 // While and Conditional. Loop control runs in every thread: the predicate and the branch index
 // are read from memory after a barrier, so all threads take the same path.
+#include <algorithm>
+
 #include "codegen/emitter.h"
 
 namespace lf::codegen {
 
-// The state lives in the While's result buffers (the regions' arguments alias them): copied in from
-// the operands before the loop, and from the body's yields at the end of every iteration.
+// The state lives in the While's result buffers (the regions' arguments alias them), copied in from
+// the operands once. At the end of an iteration each state gets its new value as the plan says:
+// small state through temporaries (registers), large state by swapping with the idle buffer that
+// the body (or the fused yield written here) filled; a state updated in place needs nothing.
 void Emitter::emitWhile(const ir::Op& op) {
+  using U = plan::StateUpdate;
   const ir::Region& cond = *op.regions[0];
   const ir::Region& body = *op.regions[1];
-  const std::vector<int64_t>& temps = kernel_.opPlan(&op).temps;
+  const std::vector<U>& updates = kernel_.opPlan(&op).updates;
   size_t n = op.results.size();
   std::string tag = std::to_string(++uniqueCounter_);
 
   line("// initial state");
   for (size_t k = 0; k < n; ++k) emitCopy(op.result(k), op.operands[k]);
-  barrier();
+  endStage(op);
   open("while (true)");
   line("// condition");
   emitRegion(cond);
@@ -24,32 +29,40 @@ void Emitter::emitWhile(const ir::Op& op) {
   line("// body");
   emitRegion(body);
   line("// next state");
-  bool anyTemp = false;
+  // Every new value is read before any state changes (a yield may be another state: a swap).
+  std::vector<std::string> temps(n);
+  bool inMemory = false;
   for (size_t k = 0; k < n; ++k) {
-    if (temps[k] < 0) continue;
-    // This yield is another state buffer (a swap or rotation): save it before it is overwritten.
-    anyTemp = true;
-    std::string t = cType(op.result(k)->type.dtype);
-    emitCopyToOffset("((" + t + "*)(lf_scratch + " + std::to_string(temps[k]) + "))",
-                     body.yields[k]);
-  }
-  if (anyTemp) barrier();
-  for (size_t k = 0; k < n; ++k) {
+    const ir::Value* r = op.result(k);
     const ir::Value* y = body.yields[k];
-    const plan::Storage& from = kernel_.storageOf(y);
-    const plan::Storage& to = kernel_.storageOf(op.result(k));
-    if (from.kind == plan::StorageKind::Scratch && from.offset == to.offset) continue;  // unchanged
-    if (temps[k] >= 0) {
-      std::string t = cType(op.result(k)->type.dtype);
-      openParallelLoop(op.result(k)->type.numElements());
-      line(at(op.result(k), "i") + " = ((const " + t + "*)(lf_scratch + " +
-           std::to_string(temps[k]) + "))[i];");
+    if (updates[k] == U::Register) {
+      temps[k] = "next" + tag + "_" + std::to_string(k);
+      line(cType(r->type.dtype) + " " + temps[k] + "[" +
+           std::to_string(std::max<int64_t>(1, r->type.numElements())) + "];");
+      open("for (int64_t i = 0; i < " + std::to_string(r->type.numElements()) + "; ++i)");
+      line(temps[k] + "[i] = " + at(y, "i") + ";");
       close();
-    } else {
-      emitCopy(op.result(k), y);
+    } else if (updates[k] == U::Evaluated || updates[k] == U::Copied) {
+      openParallelLoop(r->type.numElements());
+      line(nextName(r) + "[i] = " + at(y, "i") + ";");
+      close();
+    }
+    if (updates[k] != U::Register && updates[k] != U::Unchanged) inMemory = true;
+  }
+  // No thread may start the next iteration's writes into a buffer another one still reads.
+  if (inMemory) barrier();
+  for (size_t k = 0; k < n; ++k) {
+    const ir::Value* r = op.result(k);
+    if (updates[k] == U::Register) {
+      open("for (int64_t i = 0; i < " + std::to_string(r->type.numElements()) + "; ++i)");
+      line(at(r, "i") + " = " + temps[k] + "[i];");
+      close();
+    } else if (updates[k] == U::Produced || updates[k] == U::Evaluated || updates[k] == U::Copied) {
+      std::string t = cType(r->type.dtype);
+      line("{ " + t + "* swap = " + name(r) + "; " + name(r) + " = " + nextName(r) + "; " +
+           nextName(r) + " = swap; }");
     }
   }
-  barrier();
   close();
 }
 
@@ -75,7 +88,7 @@ void Emitter::emitConditional(const ir::Op& op) {
     for (size_t r = 0; r < op.results.size(); ++r) emitCopy(op.result(r), region.yields[r]);
     close();
   }
-  barrier();
+  endStage(op);
 }
 
 }  // namespace lf::codegen

@@ -29,7 +29,7 @@ void Emitter::emitDynamicSlice(const ir::Op& op) {
   const ir::Value* in = op.operands[0];
   const ir::Value* out = op.result();
   const auto& sizes = op.attr<ir::DynamicSliceAttrs>().sizes;
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   std::vector<std::string> inIdx;
   for (int d = 0; d < in->type.rank(); ++d) {
@@ -40,31 +40,54 @@ void Emitter::emitDynamicSlice(const ir::Op& op) {
   }
   line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
+// In place (the plan's choice when nothing else reads the operand), only the update's elements are
+// written; otherwise every result element is the update's or the operand's.
 void Emitter::emitDynamicUpdateSlice(const ir::Op& op) {
   const ir::Value* in = op.operands[0];
   const ir::Value* update = op.operands[1];
   const ir::Value* out = op.result();
-  openParallelLoop(out->type.numElements());
+  auto declareStarts = [&]() {
+    for (int d = 0; d < in->type.rank(); ++d) {
+      const ir::Value* start = op.operands[2 + d];
+      line("const int64_t " + idx("s", d) + " = " +
+           clampedIndex(scalar(start), start->type.dtype, in->type.dims[d] - update->type.dims[d]) +
+           ";");
+    }
+  };
+  if (kernel_.opPlan(&op).inPlace) {
+    openElementLoop(out, update->type.numElements(), "u");
+    declareMultiIndex(update->type.dims, "u", "w");
+    declareStarts();
+    std::vector<std::string> outIdx;
+    for (int d = 0; d < in->type.rank(); ++d) outIdx.push_back(idx("s", d) + " + " + idx("w", d));
+    line(at(out, linear(out->type.dims, outIdx)) + " = " + at(update, "u") + ";");
+    close();
+    endStage(op);
+    return;
+  }
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
+  declareStarts();
   line("bool inside = true;");
   std::vector<std::string> updIdx;
   for (int d = 0; d < in->type.rank(); ++d) {
-    const ir::Value* start = op.operands[2 + d];
     std::string s = idx("s", d);
-    line("const int64_t " + s + " = " +
-         clampedIndex(scalar(start), start->type.dtype, in->type.dims[d] - update->type.dims[d]) +
-         ";");
     line("inside = inside && " + idx("o", d) + " >= " + s + " && " + idx("o", d) + " < " + s +
          " + " + std::to_string(update->type.dims[d]) + ";");
     updIdx.push_back(idx("o", d) + " - " + s);
   }
-  line(at(out, "i") + " = inside ? " + at(update, linear(update->type.dims, updIdx)) + " : " +
-       at(in, "i") + ";");
+  // Blocks, not a conditional expression: a fused operand's element is computed in its branch only.
+  open("if (inside)");
+  line(at(out, "i") + " = " + at(update, linear(update->type.dims, updIdx)) + ";");
   close();
-  barrier();
+  open("else");
+  line(at(out, "i") + " = " + at(in, "i") + ";");
+  close();
+  close();
+  endStage(op);
 }
 
 void Emitter::emitGather(const ir::Op& op) {
@@ -78,7 +101,7 @@ void Emitter::emitGather(const ir::Op& op) {
   auto batchDimOfIndicesDim = [&](int64_t j) {
     return batchDims.at(static_cast<size_t>(j < a.indexVectorDim ? j : j - 1));
   };
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   for (size_t d = 0; d < opDims.size(); ++d) line("int64_t " + idx("p", d) + " = 0;");
   for (size_t k = 0; k < a.startIndexMap.size(); ++k) {
@@ -107,7 +130,7 @@ void Emitter::emitGather(const ir::Op& op) {
   for (size_t d = 0; d < opDims.size(); ++d) pIdx.push_back(idx("p", d));
   line(at(out, "i") + " = " + at(operand, linear(opDims, pIdx)) + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
 void Emitter::emitScatter(const ir::Op& op) {
@@ -173,7 +196,7 @@ void Emitter::emitScatter(const ir::Op& op) {
   for (size_t k = 0; k < n; ++k) line(at(op.result(k), "at") + " = " + combined[k] + ";");
   close();
   close();
-  barrier();
+  endStage(op);
 }
 
 }  // namespace lf::codegen

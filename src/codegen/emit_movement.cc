@@ -14,11 +14,11 @@ void Emitter::emitIota(const ir::Op& op) {
   int64_t dim = op.attr<ir::IotaAttrs>().dimension;
   std::vector<bool> used(out->type.dims.size(), false);
   used.at(dim) = true;
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o", used);
   line(at(out, "i") + " = lf_convert<" + cType(out->type.dtype) + ">(" + idx(dim) + ");");
   close();
-  barrier();
+  endStage(op);
 }
 
 void Emitter::emitBroadcast(const ir::Op& op) {
@@ -33,11 +33,11 @@ void Emitter::emitBroadcast(const ir::Op& op) {
     inIdx.push_back(repeats ? "0" : idx(static_cast<int>(dims[k])));
     if (!repeats) used.at(dims[k]) = true;
   }
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o", used);
   line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
 void Emitter::emitTranspose(const ir::Op& op) {
@@ -46,11 +46,11 @@ void Emitter::emitTranspose(const ir::Op& op) {
   const auto& perm = op.attr<ir::TransposeAttrs>().permutation;
   std::vector<std::string> inIdx(perm.size());
   for (size_t d = 0; d < perm.size(); ++d) inIdx[perm[d]] = idx(static_cast<int>(d));
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
 void Emitter::emitSlice(const ir::Op& op) {
@@ -64,17 +64,17 @@ void Emitter::emitSlice(const ir::Op& op) {
     if (a.starts[d] != 0) e = std::to_string(a.starts[d]) + " + " + e;
     inIdx.push_back(e);
   }
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
 void Emitter::emitConcatenate(const ir::Op& op) {
   const ir::Value* out = op.result();
   int dim = static_cast<int>(op.attr<ir::ConcatenateAttrs>().dimension);
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   int64_t begin = 0;
   for (size_t k = 0; k < op.operands.size(); ++k) {
@@ -92,7 +92,7 @@ void Emitter::emitConcatenate(const ir::Op& op) {
     begin = end;
   }
   close();
-  barrier();
+  endStage(op);
 }
 
 // result[low + k * (interior + 1)] = operand[k]; every other element is the padding value.
@@ -101,7 +101,7 @@ void Emitter::emitPad(const ir::Op& op) {
   const ir::Value* in = op.operands[0];
   const ir::Value* out = op.result();
   const auto& a = op.attr<ir::PadAttrs>();
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line("bool inside = true;");
   std::vector<std::string> inIdx;
@@ -113,10 +113,15 @@ void Emitter::emitPad(const ir::Op& op) {
          step + " < " + std::to_string(in->type.dims[d]) + ";");
     inIdx.push_back(t + " / " + step);
   }
-  line(at(out, "i") + " = inside ? " + at(in, linear(in->type.dims, inIdx)) + " : " +
-       scalar(op.operands[1]) + ";");
+  // Blocks, not a conditional expression: a fused operand's element is computed in its branch only.
+  open("if (inside)");
+  line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
   close();
-  barrier();
+  open("else");
+  line(at(out, "i") + " = " + scalar(op.operands[1]) + ";");
+  close();
+  close();
+  endStage(op);
 }
 
 void Emitter::emitReverse(const ir::Op& op) {
@@ -127,11 +132,11 @@ void Emitter::emitReverse(const ir::Op& op) {
   for (int64_t d : op.attr<ir::ReverseAttrs>().dimensions) {
     inIdx[d] = "(" + std::to_string(out->type.dims[d] - 1) + " - " + idx(static_cast<int>(d)) + ")";
   }
-  openParallelLoop(out->type.numElements());
+  openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
   close();
-  barrier();
+  endStage(op);
 }
 
 }  // namespace lf::codegen

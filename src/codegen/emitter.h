@@ -2,6 +2,8 @@
 // member function per op family (defined in emit_*.cc). Every array op becomes a loop
 //   for (int64_t i = LF_TID; i < N; i += LF_NTHREADS) { out[i] = f(in[...]); }  LF_BARRIER();
 // and loop control runs in every thread (uniform), so the code is right for 1 thread or many.
+// Values the plan fuses have no loop of their own: `at()` computes their elements inside the
+// consumer's loop. Locals (small values) are computed whole by every thread.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +36,12 @@ class Emitter {
   void close(const std::string& suffix = "");
   // Opens the SPMD loop `for (int64_t <var> = LF_TID; <var> < n; ...)`.
   void openParallelLoop(int64_t n, const std::string& var = "i");
+  // Opens the loop over the elements of `out`: split over the threads when `out` is in memory,
+  // every element in every thread when it is a local (each thread keeps its own copy).
+  void openElementLoop(const ir::Value* out, const std::string& var = "i");
+  void openElementLoop(const ir::Value* out, int64_t n, const std::string& var = "i");
+  // The barrier after a stage, left out when every result is a local of each thread.
+  void endStage(const ir::Op& op);
   // Declares <prefix>0..<prefix>{r-1}, the multi-index of the linear index `var` in `dims`; with
   // `used`, only the components marked there.
   void declareMultiIndex(const std::vector<int64_t>& dims, const std::string& var,
@@ -45,6 +53,15 @@ class Emitter {
   std::string name(const ir::Value* v);  // the C identifier of a value (pointer or scalar local)
   std::string at(const ir::Value* v, const std::string& index);  // element read / write
   std::string scalar(const ir::Value* v);  // element 0, or the local of a scalar region value
+  // The element `index` of a fused value: emits its computation (and its fused operands') as
+  // locals of the current block, once per block and index, and returns the local.
+  std::string fusedElement(const ir::Value* v, const std::string& index);
+  // The multi-index of the linear index `index` in `dims`, as expressions (size-1 dims, and dims
+  // not marked in `used` when given, give "0").
+  std::vector<std::string> splitIndex(const std::vector<int64_t>& dims, const std::string& index,
+                                      const std::vector<bool>& used = {});
+  std::string nextName(const ir::Value* state);  // the idle buffer of a ping-pong While state
+  bool isLocal(const ir::Value* v) const;
   static std::string linear(const std::vector<int64_t>& dims, const std::vector<std::string>& idx);
   // The index expression `x` of integer type `t` as an int64 clamped to [0, hi].
   static std::string clampedIndex(const std::string& x, DType t, int64_t hi);
@@ -77,7 +94,8 @@ class Emitter {
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
   void emitReduce(const ir::Op& op);
   void emitReduceWindow(const ir::Op& op);
-  void emitSort(const ir::Op& op);   // emit_sort.cc
+  void emitSort(const ir::Op& op);  // emit_sort.cc
+  void emitReshape(const ir::Op& op);
   void emitWhile(const ir::Op& op);  // emit_control.cc
   void emitConditional(const ir::Op& op);
 
@@ -96,6 +114,8 @@ class Emitter {
   std::unordered_map<const ir::Value*, std::string> names_;
   std::unordered_set<std::string> usedNames_;
   int uniqueCounter_ = 0;
+  // Fused elements already computed, per open block: (value, index) -> local.
+  std::vector<std::unordered_map<std::string, std::string>> fusedMemo_{1};
 };
 
 }  // namespace lf::codegen

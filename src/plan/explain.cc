@@ -32,6 +32,10 @@ class Explainer {
       case StorageKind::Input:
         return "input " + std::to_string(s.input);
       case StorageKind::Scratch:
+        if (s.nextOffset >= 0) {
+          return "scratch @" + std::to_string(s.offset) + " + idle buffer @" +
+                 std::to_string(s.nextOffset);
+        }
         return "scratch @" + std::to_string(s.offset);
       case StorageKind::Constant:
         return "constant table";
@@ -39,23 +43,31 @@ class Explainer {
         return "alias of " + (s.root->name.empty() ? std::string("%") : s.root->name);
       case StorageKind::Scalar:
         return "scalar local";
+      case StorageKind::Local:
+        return "registers";
+      case StorageKind::Fused:
+        return "fused into its consumers";
+      case StorageKind::NextState:
+        return "idle buffer of " + (s.root->name.empty() ? std::string("%") : s.root->name);
     }
     return "?";
   }
 
-  // One barrier follows every stage; a loop adds one for the state update and one more when some
-  // state is copied through a temporary.
+  // A barrier follows every stage that writes memory; a loop adds one before it swaps buffers.
   int barriersPerIteration(const ir::Op& loop) const {
-    int n = 1;
-    for (int64_t t : k_.opPlan(&loop).temps) {
-      if (t >= 0) {
-        n = 2;
-        break;
-      }
+    int n = 0;
+    for (StateUpdate u : k_.opPlan(&loop).updates) {
+      if (u != StateUpdate::Register && u != StateUpdate::Unchanged) n = 1;
     }
     for (const auto& region : loop.regions) {
       for (const auto& op : region->ops) {
-        if (k_.opPlan(op.get()).stage >= 0) ++n;
+        if (k_.opPlan(op.get()).stage < 0) continue;
+        for (const auto& r : op->results) {
+          if (k_.storageOf(r.get()).kind != StorageKind::Local) {
+            ++n;
+            break;
+          }
+        }
       }
     }
     return n;
@@ -68,6 +80,10 @@ class Explainer {
       out_ << indent;
       if (p.stage >= 0) {
         out_ << "stage " << p.stage << ": ";
+      } else if (op->kind == ir::OpKind::Constant) {
+        out_ << "constant: ";
+      } else if (k_.storage.at(op->result()).kind == StorageKind::Fused) {
+        out_ << "fused: ";
       } else {
         out_ << "(no code): ";
       }
@@ -75,9 +91,13 @@ class Explainer {
       for (const auto& res : op->results) {
         out_ << " -> " << valueLabel(res.get()) << " [" << storageText(res.get()) << "]";
       }
+      if (p.inPlace) out_ << " (in place)";
       out_ << "\n";
       if (op->kind == ir::OpKind::While) {
         out_ << indent << "  barriers per iteration: " << barriersPerIteration(*op) << "\n";
+        for (size_t k = 0; k < p.updates.size(); ++k) {
+          out_ << indent << "  state " << k << ": " << stateUpdateName(p.updates[k]) << "\n";
+        }
       }
       if (op->kind == ir::OpKind::While || op->kind == ir::OpKind::Conditional) {
         for (const auto& sub : op->regions) {
@@ -98,5 +118,43 @@ class Explainer {
 }  // namespace
 
 std::string Kernel::explain() const { return Explainer(*this).run(); }
+
+namespace {
+
+// Whether the op runs once per iteration of some loop.
+bool insideLoop(const ir::Op& op) {
+  for (const ir::Region* r = op.parent; r != nullptr && r->parent != nullptr;
+       r = r->parent->parent) {
+    if (r->parent->kind == ir::OpKind::While) return true;
+  }
+  return false;
+}
+
+void collectCopies(const Kernel& k, const ir::Region& region, std::vector<std::string>& out) {
+  for (const auto& op : region.ops) {
+    const OpPlan& p = k.opPlan(op.get());
+    if (op->kind == ir::OpKind::While) {
+      for (size_t s = 0; s < p.updates.size(); ++s) {
+        if (p.updates[s] == StateUpdate::Copied) {
+          out.push_back("loop " + op->name + ": state " + std::to_string(s) + " copied");
+        }
+      }
+    }
+    if (op->kind == ir::OpKind::DynamicUpdateSlice && p.stage >= 0 && !p.inPlace &&
+        insideLoop(*op)) {
+      out.push_back(op->name + ": dynamic-update-slice copies its operand");
+    }
+    if (hasScalarRegions(op->kind)) continue;
+    for (const auto& sub : op->regions) collectCopies(k, *sub, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> Kernel::perIterationCopies() const {
+  std::vector<std::string> out;
+  collectCopies(*this, program->body, out);
+  return out;
+}
 
 }  // namespace lf::plan

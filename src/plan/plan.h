@@ -1,7 +1,15 @@
-// The execution plan of a program: where every value lives (an input pointer, a slot of the one
-// scratch arena, a constant table, or an alias of another value's buffer), the extra scratch that
-// loops and sorts need, and one stage per array op. The emitter only follows this plan; later
-// passes (fusion, buffer reuse, in-place loop state) improve the plan, not the emitter.
+// The execution plan of a program: where every value lives and how each op runs.
+//
+// Storage of a value is one of: an input pointer; a slot of the one scratch arena; a constant
+// table; an alias of another value's buffer (reshape, bitcast, region arguments); a local of the
+// generated function (small values: registers, computed redundantly by every thread, so they need
+// no barrier); or nothing at all, when the value is fused: every consumer computes the element it
+// needs from the value's operands, in registers (chains of elementwise and index-only ops).
+//
+// Loop state never moves by copy where it can be avoided: a While's large state buffers come in
+// pairs (ping-pong), the body's producer of a new state writes straight into the idle buffer and
+// the two are swapped; a dynamic-update-slice whose array has no other reader (a scan's stacked
+// outputs) writes its update in place. The emitter only follows this plan.
 #pragma once
 
 #include <cstdint>
@@ -20,22 +28,44 @@ enum class StorageKind : uint8_t {
   Constant,  // a static table in the emitted source
   Alias,   // the buffer of another value (reshape, bitcast, region arguments of While/Conditional)
   Scalar,  // a local variable inside scalar region code (reducer, comparator, combiner)
+  Local,   // a local array (or scalar) of the generated function, written by every thread
+  Fused,   // no storage: consumers compute its elements inline
+  NextState,  // the idle (ping-pong) buffer of While state `root`: the body's new state
 };
 
 struct Storage {
   StorageKind kind = StorageKind::Scratch;
   int input = -1;                   // Input: the parameter index
   int64_t offset = 0;               // Scratch: byte offset in the arena (64-byte aligned)
-  const ir::Value* root = nullptr;  // Alias: the (non-alias) value whose buffer this one is
+  int64_t nextOffset = -1;          // Scratch While result: the offset of its ping-pong partner
+  const ir::Value* root = nullptr;  // Alias: the value whose buffer this is; NextState: the state
 };
+
+// How one piece of While state gets its value for the next iteration.
+enum class StateUpdate : uint8_t {
+  Unchanged,  // the body yields the state itself
+  InPlace,    // a dynamic-update-slice wrote its update into the state buffer
+  Produced,   // the op that computes the new state wrote it into the idle buffer; swap
+  Evaluated,  // a fused expression is computed into the idle buffer; swap
+  Copied,     // an existing buffer is copied into the idle buffer; swap (a per-iteration copy)
+  Register,   // small state in locals: the compiler keeps it in registers
+};
+const char* stateUpdateName(StateUpdate u);
 
 // What the plan decided for one op.
 struct OpPlan {
-  int stage = -1;  // emission order of the array ops; -1 for ops that emit no loop (aliases)
-  // While: per state index, the scratch offset of a temporary that the yield is copied through
-  // first (a yield that is another state buffer, e.g. a swap), or -1 when the copy is direct.
+  int stage = -1;  // emission order of the array ops; -1 for ops that emit no loop (fused, aliases)
   // Sort: the two int64 permutation buffers of the merge sort.
   std::vector<int64_t> temps;
+  // While: per state index, how the state is updated.
+  std::vector<StateUpdate> updates;
+  // DynamicUpdateSlice: the result is the operand's buffer; only the update is written.
+  bool inPlace = false;
+};
+
+struct PlanOptions {
+  bool fuse = true;               // false: every value is materialised (the v1 code generator)
+  int64_t localMaxElements = 16;  // values up to this size live in locals (0: none)
 };
 
 struct Kernel {
@@ -48,15 +78,18 @@ struct Kernel {
 
   const Storage& storageOf(const ir::Value* v) const;  // resolved: never an Alias of an Alias
   const OpPlan& opPlan(const ir::Op* op) const;
-  // A human-readable summary: stages, storage of each value, scratch bytes, barriers per loop
+  // A human-readable summary: stages, fused values, storage, state updates, barriers per loop
   // iteration (`loopfuse explain`).
   std::string explain() const;
+  // Every whole-buffer copy that runs once per iteration of some loop, one line each ("loop w:
+  // state 2 copied"); empty when loops update their state in place or by swapping buffers.
+  std::vector<std::string> perIterationCopies() const;
 };
 
 // Whether the regions of an op hold scalar code (reducer, comparator, combiner) rather than array
 // code (While, Conditional).
 bool hasScalarRegions(ir::OpKind kind);
 
-Kernel plan(const ir::Program& program, Target target);
+Kernel plan(const ir::Program& program, Target target, const PlanOptions& options = {});
 
 }  // namespace lf::plan

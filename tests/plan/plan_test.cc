@@ -10,6 +10,9 @@ using K = ir::OpKind;
 
 ir::Type f32(std::vector<int64_t> dims = {}) { return ir::Type{DType::F32, std::move(dims)}; }
 
+// The v1 plan (no fusion, no locals): every value in the scratch arena.
+const PlanOptions kMaterialiseAll{false, 0};
+
 TEST(Plan, InputsScratchAndReshapeAliases) {
   ir::Program p;
   p.name = "m";
@@ -19,7 +22,7 @@ TEST(Plan, InputsScratchAndReshapeAliases) {
   ir::Value* back = p.body.append(K::Reshape, {flat}, {f32({3, 2})}, {}, {}, "back")->result();
   ir::Value* e = p.body.append(K::Exp, {back}, {f32({3, 2})}, {}, {}, "e")->result();
   p.body.yields = {e};
-  Kernel k = plan(p, Target::Cpu);
+  Kernel k = plan(p, Target::Cpu, kMaterialiseAll);
   EXPECT_EQ(k.storage.at(x).kind, StorageKind::Input);
   EXPECT_EQ(k.storage.at(neg).kind, StorageKind::Scratch);
   // Chains resolve to the buffer that holds the data.
@@ -33,35 +36,124 @@ TEST(Plan, InputsScratchAndReshapeAliases) {
   EXPECT_EQ(k.opPlan(p.body.ops[1].get()).stage, -1);
 }
 
-TEST(Plan, WhileStateAliasesAndSwapTemporaries) {
+// A While over three f32[64] states: the first two swap (a permutation), the third becomes
+// its negation. Built by the tests below with or without fusion.
+struct SwapLoop {
   ir::Program p;
-  p.name = "loop";
-  ir::Value* a = p.body.addArg(f32({4}), "a");
-  ir::Value* b = p.body.addArg(f32({4}), "b");
-  ir::Op* w = p.body.append(K::While, {a, b, a}, {f32({4}), f32({4}), f32({4})}, {}, {}, "w");
-  ir::Region* cond = w->addRegion();
-  for (int i = 0; i < 3; ++i) cond->addArg(f32({4}));
-  ir::Value* c = cond->append(K::Constant, {}, {ir::Type{DType::Pred, {}}}, ir::ConstantAttrs{{0}},
-                              {}, "false")
-                     ->result();
-  cond->yields = {c};
-  ir::Region* body = w->addRegion();
+  ir::Op* w = nullptr;
+  ir::Region* cond = nullptr;
   std::vector<ir::Value*> s;
-  for (int i = 0; i < 3; ++i) s.push_back(body->addArg(f32({4})));
-  body->yields = {s[1], s[0], s[2]};  // swap the first two, pass the third through
+  ir::Value* neg = nullptr;
+
+  explicit SwapLoop(int64_t n) {
+    p.name = "loop";
+    ir::Value* a = p.body.addArg(f32({n}), "a");
+    ir::Value* b = p.body.addArg(f32({n}), "b");
+    w = p.body.append(K::While, {a, b, a}, {f32({n}), f32({n}), f32({n})}, {}, {}, "w");
+    cond = w->addRegion();
+    for (int i = 0; i < 3; ++i) cond->addArg(f32({n}));
+    ir::Value* c = cond->append(K::Constant, {}, {ir::Type{DType::Pred, {}}},
+                                ir::ConstantAttrs{{0}}, {}, "false")
+                       ->result();
+    cond->yields = {c};
+    ir::Region* body = w->addRegion();
+    for (int i = 0; i < 3; ++i) s.push_back(body->addArg(f32({n})));
+    ir::Value* e = body->append(K::Exp, {s[2]}, {f32({n})}, {}, {}, "e")->result();
+    neg = body->append(K::Negate, {e}, {f32({n})}, {}, {}, "neg")->result();
+    ir::Value* m = body->append(K::Multiply, {e, neg}, {f32({n})}, {}, {}, "m")->result();
+    body->yields = {s[1], s[0], m};
+    p.body.yields = {w->result(0), w->result(2)};
+  }
+};
+
+TEST(Plan, WhileStateAliasesTheResultBuffers) {
+  SwapLoop loop(64);
+  Kernel k = plan(loop.p, Target::Cpu, kMaterialiseAll);
+  EXPECT_EQ(k.storage.at(loop.s[0]).kind, StorageKind::Alias);
+  EXPECT_EQ(k.storage.at(loop.s[0]).root, loop.w->result(0));
+  EXPECT_EQ(k.storage.at(loop.cond->args[2].get()).root, loop.w->result(2));
+  const OpPlan& wp = k.opPlan(loop.w);
+  ASSERT_EQ(wp.updates.size(), 3u);
+  // Without fusion every new state is an existing buffer: copied into the idle one.
+  EXPECT_EQ(wp.updates[0], StateUpdate::Copied);
+  EXPECT_EQ(wp.updates[1], StateUpdate::Copied);
+  EXPECT_EQ(wp.updates[2], StateUpdate::Copied);
+  EXPECT_EQ(k.perIterationCopies().size(), 3u);
+  std::string text = k.explain();
+  EXPECT_NE(text.find("alias of"), std::string::npos) << text;
+}
+
+TEST(Plan, LargeStateIsWrittenIntoTheIdleBuffer) {
+  SwapLoop loop(64);
+  Kernel k = plan(loop.p, Target::Cpu);
+  const OpPlan& wp = k.opPlan(loop.w);
+  // exp is read twice: materialised; neg is read once: fused into m; m, the new state, is computed
+  // straight into the idle buffer of state 2 when the iteration ends.
+  const ir::Value* e = loop.neg->def->operands[0];
+  EXPECT_EQ(k.storage.at(e).kind, StorageKind::Scratch);
+  EXPECT_EQ(k.storage.at(loop.neg).kind, StorageKind::Fused);
+  EXPECT_EQ(wp.updates[2], StateUpdate::Evaluated);
+  EXPECT_GE(k.storage.at(loop.w->result(2)).nextOffset, 0);
+  std::string text = k.explain();
+  EXPECT_NE(text.find("fused: neg"), std::string::npos) << text;
+}
+
+TEST(Plan, MaterialisedNewStateIsProducedInTheIdleBuffer) {
+  SwapLoop loop(64);
+  // The new state is exp, which two other ops read: the op writes the idle buffer itself.
+  ir::Value* e = loop.neg->def->operands[0];
+  loop.w->regions[1]->yields[2] = e;
+  Kernel k = plan(loop.p, Target::Cpu);
+  EXPECT_EQ(k.storage.at(e).kind, StorageKind::NextState);
+  EXPECT_EQ(k.storage.at(e).root, loop.w->result(2));
+  EXPECT_EQ(k.opPlan(loop.w).updates[2], StateUpdate::Produced);
+  std::string text = k.explain();
+  EXPECT_NE(text.find("written into the idle buffer by its producer"), std::string::npos) << text;
+}
+
+TEST(Plan, SmallValuesLiveInRegisters) {
+  SwapLoop loop(4);
+  Kernel k = plan(loop.p, Target::Cpu);
+  const OpPlan& wp = k.opPlan(loop.w);
+  for (StateUpdate u : wp.updates) EXPECT_EQ(u, StateUpdate::Register);
+  EXPECT_EQ(k.storage.at(loop.w->result(0)).kind, StorageKind::Local);
+  EXPECT_EQ(k.scratchBytes, 0);
+  EXPECT_TRUE(k.perIterationCopies().empty());
+  EXPECT_NE(k.explain().find("barriers per iteration: 0"), std::string::npos) << k.explain();
+}
+
+// lax.scan's stacked output: ys = dynamic-update-slice(ys, y, i, 0) yielded as the same state.
+TEST(Plan, ScanOutputIsUpdatedInPlace) {
+  ir::Program p;
+  p.name = "scan";
+  ir::Type s32{DType::S32, {}};
+  ir::Value* ys0 = p.body.addArg(f32({100, 8}), "ys");
+  ir::Value* i0 = p.body.addArg(s32, "i");
+  ir::Op* w = p.body.append(K::While, {ys0, i0}, {f32({100, 8}), s32}, {}, {}, "w");
+  ir::Region* cond = w->addRegion();
+  cond->addArg(f32({100, 8}));
+  ir::Value* ci = cond->addArg(s32);
+  ir::Value* lt = cond->append(K::Compare, {ci, ci}, {ir::Type{DType::Pred, {}}},
+                               ir::CompareAttrs{ir::CompareDirection::LT, ir::CompareType::Signed})
+                      ->result();
+  cond->yields = {lt};
+  ir::Region* body = w->addRegion();
+  ir::Value* ys = body->addArg(f32({100, 8}));
+  ir::Value* i = body->addArg(s32);
+  ir::Value* row = body->append(K::Iota, {}, {f32({1, 8})}, ir::IotaAttrs{1}, {}, "row")->result();
+  ir::Value* zero = body->append(K::Constant, {}, {s32}, ir::ConstantAttrs{{0, 0, 0, 0}})->result();
+  ir::Op* dus =
+      body->append(K::DynamicUpdateSlice, {ys, row, i, zero}, {f32({100, 8})}, {}, {}, "dus");
+  body->yields = {dus->result(), i};
   p.body.yields = {w->result(0)};
   Kernel k = plan(p, Target::Cpu);
-  EXPECT_EQ(k.storage.at(s[0]).kind, StorageKind::Alias);
-  EXPECT_EQ(k.storage.at(s[0]).root, w->result(0));
-  EXPECT_EQ(k.storage.at(cond->args[2].get()).root, w->result(2));
-  const OpPlan& wp = k.opPlan(w);
-  ASSERT_EQ(wp.temps.size(), 3u);
-  EXPECT_GE(wp.temps[0], 0);
-  EXPECT_GE(wp.temps[1], 0);
-  EXPECT_EQ(wp.temps[2], -1);
-  std::string text = k.explain();
-  EXPECT_NE(text.find("barriers per iteration: 2"), std::string::npos) << text;
-  EXPECT_NE(text.find("alias of"), std::string::npos) << text;
+  EXPECT_TRUE(k.opPlan(dus).inPlace);
+  EXPECT_EQ(k.opPlan(w).updates[0], StateUpdate::InPlace);
+  EXPECT_TRUE(k.perIterationCopies().empty());
+  // Without the plan's in-place update the same loop copies the stack every iteration.
+  Kernel v1 = plan(p, Target::Cpu, kMaterialiseAll);
+  EXPECT_FALSE(v1.opPlan(dus).inPlace);
+  EXPECT_FALSE(v1.perIterationCopies().empty());
 }
 
 }  // namespace
