@@ -219,16 +219,18 @@ class Planner {
       const ir::Value* r = op.result(static_cast<int>(k));
       bool local = options_.localMaxElements > 0 && isSmall(r) && !needsMemory_.count(r);
       set(r, local ? StorageKind::Local : StorageKind::Scratch);
-      if (local || !options_.fuse) continue;
+      if (!options_.fuse) continue;
       const ir::Value* y = body.yields[k];
       const ir::Value* arg = body.args[k].get();
       if (y == arg) continue;
       bool yieldedOnce = std::count(body.yields.begin(), body.yields.end(), y) == 1;
       if (y->def != nullptr && y->def->kind == ir::OpKind::DynamicUpdateSlice &&
-          y->def->operands[0] == arg && useCount(arg) == 1 && yieldedOnce) {
+          y->def->parent == &body && y->def->operands[0] == arg && useCount(arg) == 1 &&
+          yieldedOnce) {
         inPlaceState_.insert(y->def);
         continue;
       }
+      if (local) continue;
       // The producer of a reshaped state writes the state's buffer (a reshape moves no data).
       while (y->def != nullptr && y->def->kind == ir::OpKind::Reshape && useCount(y) == 1 &&
              y->def->parent == &body) {
