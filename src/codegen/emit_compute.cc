@@ -1,6 +1,7 @@
 // Dot, reduce and reduce-window: one result element per SPMD iteration, an inner sequential loop
 // over the contracted / reduced / window elements in row-major order.
 #include <algorithm>
+#include <string>
 
 #include "codegen/emitter.h"
 
@@ -56,6 +57,16 @@ void Emitter::emitDot(const ir::Op& op) {
     return v->type.dtype == acc ? e : "lf_convert<" + accType + ">(" + e + ")";
   };
 
+  // A row of accumulators lives on the stack: bounded.
+  constexpr int64_t kMaxRowAccumulators = 4096;
+  int64_t cols = out->type.numElements() == 0 ? 0 : 1;
+  for (size_t d = a.lhsBatch.size() + lhsFree; d < out->type.dims.size(); ++d) {
+    cols *= out->type.dims[d];
+  }
+  if (target_ == Target::Cpu && !isLocal(out) && cols <= kMaxRowAccumulators) {
+    emitDotByRows(op, lhsFree);
+    return;
+  }
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line(accType + " acc = lf_convert<" + accType + ">((int32_t)0);");
@@ -70,6 +81,63 @@ void Emitter::emitDot(const ir::Op& op) {
   close();
   line(at(out, "i") + " = " +
        (acc == out->type.dtype ? "acc" : "lf_convert<" + cType(out->type.dtype) + ">(acc)") + ";");
+  close();
+  endStage(op);
+}
+
+// The CPU form of a dot: one SPMD iteration per output row (batch and lhs free dims), a row of
+// accumulators over the rhs free dims, and the contraction outside the loop over that row, so the
+// innermost loop reads the rhs row contiguously and vectorizes. Each output element still sums its
+// products in increasing contraction order: the same bits as the element-by-element form.
+void Emitter::emitDotByRows(const ir::Op& op, int64_t lhsFree) {
+  const ir::Value* lhs = op.operands[0];
+  const ir::Value* rhs = op.operands[1];
+  const ir::Value* out = op.result();
+  const auto& a = op.attr<ir::DotAttrs>();
+  DType acc = accumulatorType(out->type.dtype);
+  std::string accType = cType(acc);
+  int64_t batch = static_cast<int64_t>(a.lhsBatch.size());
+  std::vector<int64_t> rowDims(out->type.dims.begin(), out->type.dims.begin() + batch + lhsFree);
+  std::vector<int64_t> colDims(out->type.dims.begin() + batch + lhsFree, out->type.dims.end());
+  std::vector<int64_t> contractDims;
+  for (int64_t d : a.lhsContracting) contractDims.push_back(lhs->type.dims[d]);
+  int64_t cols = product(colDims);
+  // Operand index: batch dims from the row, free dims from `freeVars`, contracting from c0...
+  auto operandIndex = [&](const ir::Value* v, const std::vector<int64_t>& batchDims,
+                          const std::vector<int64_t>& contracting, const std::string& freePrefix,
+                          int64_t firstFree) {
+    std::vector<std::string> ix(v->type.rank());
+    for (size_t b = 0; b < batchDims.size(); ++b) ix[batchDims[b]] = idx("o", b);
+    for (size_t c = 0; c < contracting.size(); ++c) ix[contracting[c]] = idx("c", c);
+    int64_t next = firstFree;
+    for (int d = 0; d < v->type.rank(); ++d) {
+      if (!contains(batchDims, d) && !contains(contracting, d)) ix[d] = idx(freePrefix, next++);
+    }
+    return linear(v->type.dims, ix);
+  };
+  auto asAcc = [&](const ir::Value* v, const std::string& e) {
+    return v->type.dtype == acc ? e : "lf_convert<" + accType + ">(" + e + ")";
+  };
+  openParallelLoop(product(rowDims), "row");
+  declareMultiIndex(rowDims, "row", "o");
+  line(accType + " acc[" + std::to_string(std::max<int64_t>(1, cols)) + "];");
+  line("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j) acc[j] = lf_convert<" + accType +
+       ">((int32_t)0);");
+  open("for (int64_t k = 0; k < " + std::to_string(product(contractDims)) + "; ++k)");
+  declareMultiIndex(contractDims, "k", "c");
+  line("const " + accType + " l = " +
+       asAcc(lhs, at(lhs, operandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch))) + ";");
+  open("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j)");
+  declareMultiIndex(colDims, "j", "n");
+  line("acc[j] = lf_add(acc[j], lf_multiply(l, " +
+       asAcc(rhs, at(rhs, operandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0))) + "));");
+  close();
+  close();
+  open("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j)");
+  line(at(out, "row * " + std::to_string(cols) + " + j") + " = " +
+       (acc == out->type.dtype ? "acc[j]" : "lf_convert<" + cType(out->type.dtype) + ">(acc[j])") +
+       ";");
+  close();
   close();
   endStage(op);
 }

@@ -46,10 +46,19 @@ std::string hostCompiler(const std::string& explicitCxx) {
   return env != nullptr && *env != '\0' ? env : "c++";
 }
 
+// -O3 and -march=native let the compiler vectorize the kernel's loops (a dot's rows, elementwise
+// chains); -ffp-contract=off and no fast-math keep every result the IEEE one, so vector code gives
+// the same bits as scalar code. The CPU that -march=native resolves to is part of the cache key
+// (hostCompilerVersion), so a cache shared between machines never hands out foreign code.
 const std::vector<std::string>& hostCompilerFlags() {
-  static const std::vector<std::string> flags = {
-      "-std=c++17",       "-O2", "-fPIC", "-shared", "-fno-fast-math", "-fno-strict-aliasing",
-      "-ffp-contract=off"};
+  static const std::vector<std::string> flags = {"-std=c++17",
+                                                 "-O3",
+                                                 "-march=native",
+                                                 "-fPIC",
+                                                 "-shared",
+                                                 "-fno-fast-math",
+                                                 "-fno-strict-aliasing",
+                                                 "-ffp-contract=off"};
   return flags;
 }
 
@@ -63,6 +72,13 @@ std::string hostCompilerVersion(const std::string& cxx) {
   if (runCapturing(cxx + " --version", output) != 0) {
     throw std::runtime_error("cannot run the host C++ compiler `" + cxx + " --version`: " + output +
                              "\nSet $CXX to a working C++17 compiler.");
+  }
+  // GCC names the CPU that -march=native means; other compilers print nothing here.
+  std::string target;
+  if (runCapturing(
+          cxx + " -march=native -Q --help=target 2>/dev/null | grep -E '^ +-m(arch|tune)='",
+          target) == 0) {
+    output += target;
   }
   versions[cxx] = output;
   return output;
