@@ -3,7 +3,9 @@
 #include "codegen/emit.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
+#include <stdexcept>
 
 #include "codegen/emitter.h"
 #include "codegen/prelude_sources.h"
@@ -474,8 +476,31 @@ std::string Emitter::kernelSource(const std::string& entryName) {
   return out_.str();
 }
 
+namespace {
+
+plan::PlanOptions planOptionsFromEnvironment() {
+  plan::PlanOptions options;
+  const char* mode = std::getenv("LOOPFUSE_CUDA_MODE");
+  if (mode == nullptr || *mode == '\0') return options;
+  options.forceCudaMode = true;
+  std::string m(mode);
+  if (m == "thread") {
+    options.cudaMode = plan::CudaMode::Thread;
+  } else if (m == "block") {
+    options.cudaMode = plan::CudaMode::Block;
+  } else if (m == "grid") {
+    options.cudaMode = plan::CudaMode::Grid;
+  } else {
+    throw std::invalid_argument("LOOPFUSE_CUDA_MODE must be thread, block or grid, got '" + m +
+                                "'");
+  }
+  return options;
+}
+
+}  // namespace
+
 EmittedKernel emit(const ir::Program& program, Target target) {
-  plan::Kernel k = plan::plan(program, target);
+  plan::Kernel k = plan::plan(program, target, planOptionsFromEnvironment());
   EmittedKernel out;
   out.target = target;
   out.entryName = "loopfuse_" + sanitize(program.name.empty() ? "main" : program.name);
@@ -486,7 +511,16 @@ EmittedKernel emit(const ir::Program& program, Target target) {
   for (const ir::Value* y : program.body.yields) out.outputs.push_back(y->type);
   out.scratchBytes = k.scratchBytes;
   out.explain = k.explain();
-  std::string prelude(preludeFile(target == Target::Cpu ? "lf_cpu.h" : "lf_cuda.h"));
+  out.cudaMode = plan::cudaModeName(k.cuda.mode);
+  out.blockThreads = k.cuda.blockThreads;
+  out.cooperative = k.cuda.mode == plan::CudaMode::Grid;
+  std::string prelude;
+  if (target == Target::Cuda) {
+    // The prelude maps LF_TID / LF_NTHREADS / LF_BARRIER() for the mode.
+    if (k.cuda.mode == plan::CudaMode::Thread) prelude += "#define LF_THREAD_MODE 1\n";
+    if (k.cuda.mode == plan::CudaMode::Grid) prelude += "#define LF_GRID_MODE 1\n";
+  }
+  prelude += preludeFile(target == Target::Cpu ? "lf_cpu.h" : "lf_cuda.h");
   prelude += preludeFile("lf_common.h");
   out.source = prelude + "\n" + Emitter(k, target).kernelSource(out.entryName);
   return out;

@@ -23,6 +23,11 @@ struct EmittedKernel {
   std::vector<std::string> inputNames;  // HLO parameter names, for error messages
   int64_t scratchBytes = 0;  // size of the scratch buffer the caller passes (64-byte aligned)
   std::string explain;       // human-readable plan summary (`loopfuse explain`)
+  // CUDA launch, from the planner's execution mode: "thread" (one thread), "block" (one block of
+  // blockThreads) or "grid" (cooperative; blocks of blockThreads, as many as fit on the device).
+  std::string cudaMode = "thread";
+  unsigned blockThreads = 1;
+  bool cooperative = false;
 };
 
 // CPU entry ABI (what the runtime calls after dlopen):
@@ -30,6 +35,8 @@ struct EmittedKernel {
 // inputs/outputs are dense row-major arrays of the types above; returns 0.
 // CUDA: `extern "C" __global__ void <entryName>(LfKernelArgs args)` where LfKernelArgs (declared in
 // the CUDA prelude) holds the input, output and scratch pointers by value.
+// $LOOPFUSE_CUDA_MODE (thread, block or grid) overrides the planner's CUDA mode (for tests of the
+// SPMD code paths); anything else is an error.
 EmittedKernel emit(const ir::Program& program, Target target);
 
 }  // namespace lf::codegen

@@ -18,6 +18,11 @@ class Explainer {
     const ir::Program& p = *k_.program;
     out_ << "kernel " << p.name << " (target " << targetName(k_.target) << "): " << k_.stageCount
          << " stages, scratch " << k_.scratchBytes << " bytes\n";
+    if (k_.target == Target::Cuda) {
+      out_ << "  cuda mode: " << cudaModeName(k_.cuda.mode) << ", " << k_.cuda.blockThreads
+           << (k_.cuda.mode == CudaMode::Grid ? " threads per block" : " thread(s)") << ": "
+           << k_.cuda.reason << "\n";
+    }
     for (const auto& arg : p.body.args) {
       out_ << "  input " << valueLabel(arg.get()) << ": " << storageText(arg.get()) << "\n";
     }

@@ -334,7 +334,9 @@ const Storage& Kernel::storageOf(const ir::Value* v) const {
 const OpPlan& Kernel::opPlan(const ir::Op* op) const { return ops.at(op); }
 
 Kernel plan(const ir::Program& program, Target target, const PlanOptions& options) {
-  return Planner(program, target, options).run();
+  Kernel k = Planner(program, target, options).run();
+  k.cuda = chooseCudaLaunch(k, options);
+  return k;
 }
 
 }  // namespace lf::plan

@@ -63,9 +63,24 @@ struct OpPlan {
   bool inPlace = false;
 };
 
+// How the CUDA kernel runs (DESIGN.md): one thread with everything in registers; one block whose
+// threads split each stage, __syncthreads() between stages; or a cooperative grid over every
+// multiprocessor with grid barriers.
+enum class CudaMode : uint8_t { Thread, Block, Grid };
+const char* cudaModeName(CudaMode m);
+
 struct PlanOptions {
   bool fuse = true;               // false: every value is materialised (the v1 code generator)
   int64_t localMaxElements = 16;  // values up to this size live in locals (0: none)
+  bool forceCudaMode = false;     // use `cudaMode` instead of choosing from the sizes
+  CudaMode cudaMode = CudaMode::Thread;
+};
+
+struct CudaLaunch {
+  CudaMode mode = CudaMode::Thread;
+  unsigned blockThreads = 1;  // grid mode: per block; the runtime sizes the grid by occupancy
+  int64_t largestStage = 0;   // elements written by the largest stage to memory
+  std::string reason;         // why this mode, for `loopfuse explain`
 };
 
 struct Kernel {
@@ -75,6 +90,7 @@ struct Kernel {
   std::unordered_map<const ir::Op*, OpPlan> ops;
   int64_t scratchBytes = 0;
   int stageCount = 0;
+  CudaLaunch cuda;  // the CUDA execution mode (set for every target; used by the CUDA one)
 
   const Storage& storageOf(const ir::Value* v) const;  // resolved: never an Alias of an Alias
   const OpPlan& opPlan(const ir::Op* op) const;
@@ -91,5 +107,8 @@ struct Kernel {
 bool hasScalarRegions(ir::OpKind kind);
 
 Kernel plan(const ir::Program& program, Target target, const PlanOptions& options = {});
+
+// The CUDA execution mode of a planned kernel, from the largest stage that writes memory.
+CudaLaunch chooseCudaLaunch(const Kernel& kernel, const PlanOptions& options);
 
 }  // namespace lf::plan

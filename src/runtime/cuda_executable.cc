@@ -148,8 +148,15 @@ class CudaExecutableImpl : public CudaExecutable {
     info_.maxThreadsPerBlock = attribute(kFuncMaxThreadsPerBlock);
 
     const unsigned requested = blockThreadsOverride();
-    info_.cooperative = kernel_.source.find("#define LF_GRID_MODE") != std::string::npos;
-    info_.blockThreads = requested != 0 ? requested : (info_.cooperative ? 256u : 1u);
+    info_.cooperative =
+        kernel_.cooperative || kernel_.source.find("#define LF_GRID_MODE") != std::string::npos;
+    const bool threadMode = kernel_.source.find("#define LF_THREAD_MODE") != std::string::npos;
+    if (threadMode && requested > 1)
+      throw CudaError(what_ + " was planned for one thread (thread mode); set LOOPFUSE_CUDA_MODE=" +
+                      "block to run it on LOOPFUSE_CUDA_BLOCK_THREADS=" +
+                      std::to_string(requested) + " threads");
+    info_.blockThreads =
+        requested != 0 ? requested : std::max(1u, threadMode ? 1u : kernel_.blockThreads);
     if (info_.blockThreads > static_cast<unsigned>(info_.maxThreadsPerBlock))
       throw CudaError(what_ + " can run at most " + std::to_string(info_.maxThreadsPerBlock) +
                       " threads per block (it uses " + std::to_string(info_.registers) +

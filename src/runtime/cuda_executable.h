@@ -3,13 +3,13 @@
 // the driver API. Executable::compileCuda returns one; the XLA FFI handler dynamic_casts to
 // CudaExecutable to launch on XLA's stream with device pointers.
 //
-// Launch geometry: the emitter does not say yet how to launch (no field in EmittedKernel), so
-//   - a source that defines LF_GRID_MODE gets a cooperative launch filling every multiprocessor
-//     (blocks per SM from the occupancy calculator), 256 threads per block;
-//   - any other source runs as ONE block, of one thread by default ("thread mode": LF_NTHREADS is
-//     1, so that thread does all the work; always correct for the SPMD code).
-//   $LOOPFUSE_CUDA_BLOCK_THREADS overrides the threads per block (to test the emitter's barriers
-//   and the block mode before the planner chooses it).
+// Launch geometry comes from the planner's CUDA mode (EmittedKernel::cudaMode, blockThreads,
+// cooperative): thread mode runs one thread (the source defines LF_THREAD_MODE), block mode one
+// block of blockThreads, grid mode a cooperative launch of blockThreads-thread blocks filling every
+// multiprocessor (blocks per SM from the occupancy calculator).
+// $LOOPFUSE_CUDA_BLOCK_THREADS overrides the threads per block of block and grid mode (to test the
+// barriers); with $LOOPFUSE_CUDA_MODE=block a program the planner would run in one thread runs as
+// one block.
 #pragma once
 
 #include <string>

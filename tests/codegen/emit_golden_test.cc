@@ -101,5 +101,23 @@ TEST(EmitGolden, WhileLoopCpu) {
   expectGolden("countdown_cpu.cc", kernelPart(k.source));
 }
 
+// The planner's CUDA mode reaches the launch fields and the prelude's macros; LOOPFUSE_CUDA_MODE
+// overrides it and rejects what it does not know.
+TEST(EmitCudaMode, LaunchFieldsAndOverride) {
+  EmittedKernel k = emitHlo(kAxpy, Target::Cuda);
+  EXPECT_EQ(k.cudaMode, "thread");
+  EXPECT_EQ(k.blockThreads, 1u);
+  EXPECT_FALSE(k.cooperative);
+  EXPECT_EQ(k.source.rfind("#define LF_THREAD_MODE 1\n", 0), 0u);
+  setenv("LOOPFUSE_CUDA_MODE", "grid", 1);
+  k = emitHlo(kAxpy, Target::Cuda);
+  EXPECT_EQ(k.cudaMode, "grid");
+  EXPECT_TRUE(k.cooperative);
+  EXPECT_EQ(k.source.rfind("#define LF_GRID_MODE 1\n", 0), 0u);
+  setenv("LOOPFUSE_CUDA_MODE", "warp", 1);
+  EXPECT_THROW(emitHlo(kAxpy, Target::Cuda), std::invalid_argument);
+  unsetenv("LOOPFUSE_CUDA_MODE");
+}
+
 }  // namespace
 }  // namespace lf::codegen

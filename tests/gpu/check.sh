@@ -7,11 +7,11 @@
 #   1. binaries: build-gpu/dist from prepare.sh; else try to build here, and name what is missing
 #   2. the CUDA gtests (tests/runtime/cuda_runtime_test.cc) with the GPU present
 #   3. every corpus program (tests/programs/*.hlo and *.cuda.hlo): loopfuse run --target cuda
-#      --check, thread mode (1 thread)
+#      --check, in the mode the planner chose (thread, block or grid)
 #   4. the seed program timed through loopfuse beside jax.jit: batch 1, vmap 1024, vmap 4096
 #   5. compute-sanitizer memcheck and racecheck on five programs, in a block of 32 threads
 #   6. the corpus again in one block of 128 threads (the emitter's barriers under real parallelism)
-# Logs go to $OUT (at most 8 files come back): summary.txt build.log tests.log corpus_t1.log
+# Logs go to $OUT (at most 8 files come back): summary.txt build.log tests.log corpus_plan.log
 # timing.log sanitizer.log corpus_t128.log.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -101,7 +101,10 @@ run_one() {
   base=$(basename "$file" .hlo)
   base=${base%.cuda}
   local log=$WORK/runs/$threads/$(basename "$file").log
-  LOOPFUSE_CUDA_BLOCK_THREADS=$threads timeout "$RUN_TIMEOUT" "$LF" run "$file" \
+  # "plan": the mode and threads the planner chose; a number: block mode with that many threads.
+  local env=()
+  [ "$threads" != plan ] && env=(LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS="$threads")
+  env "${env[@]}" timeout "$RUN_TIMEOUT" "$LF" run "$file" \
     --inputs "tests/programs/$base.npz" --target cuda --check >"$log" 2>&1
   case $? in
     0) echo "PASS $file" ;;
@@ -131,7 +134,7 @@ corpus() {  # threads, log name, timeout per program
   row "corpus --check, $threads thread(s)" "$pass/$total pass; $(grep -c '^MISMATCH' "$WORK/status") mismatch, $(grep -c '^ERROR' "$WORK/status") error, $(grep -c '^TIMEOUT' "$WORK/status") timeout"
 }
 
-if time_left; then corpus 1 corpus_t1.log 60; else row "corpus, 1 thread" "skipped (time)"; fi
+if time_left; then corpus plan corpus_plan.log 60; else row "corpus, planned modes" "skipped (time)"; fi
 
 # --- 4. timing: the seed program, loopfuse beside jax.jit --------------------------------------
 if time_left; then
@@ -139,9 +142,12 @@ if time_left; then
     export XLA_PYTHON_CLIENT_PREALLOCATE=false
     timeout 150 python3 tests/gpu/seed_jax.py --out "$WORK/seed" --lower 4096 \
       --time 1 1024 4096 --repeat 3 2>&1 | grep -v '^WARNING'
-    bench() { timeout 60 env LOOPFUSE_CUDA_BLOCK_THREADS="$2" "$TOOL" bench "$1" "$3" "$4" 2>&1 |
-      sed "s/^/threads $2 /"; }
-    bench tests/programs/seed_x64.cuda.hlo 1 tests/programs/seed_x64.npz 5
+    bench() {
+      local env=()
+      [ "$2" != plan ] && env=(LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS="$2")
+      timeout 60 env "${env[@]}" "$TOOL" bench "$1" "$3" "$4" 2>&1 | sed "s/^/threads $2 /"
+    }
+    bench tests/programs/seed_x64.cuda.hlo plan tests/programs/seed_x64.npz 5
     for t in 128 1024; do
       bench tests/programs/seed_vmap1024.cuda.hlo $t tests/programs/seed_vmap1024.npz 3
       [ -f "$WORK/seed/seed_vmap4096.hlo" ] &&
@@ -179,7 +185,7 @@ if time_left && command -v compute-sanitizer >/dev/null; then
           "$npz" "$WORK/seed50.npz" && npz=$WORK/seed50.npz
       fi
       echo "=== $tool $p" >>"$OUT/sanitizer.log"
-      LOOPFUSE_CUDA_BLOCK_THREADS=32 timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS=32 timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 \
         --print-limit 10 "$LF" run "$f" --inputs "$npz" --target cuda >"$WORK/san.log" 2>&1
       rc=$?
       tail -n 30 "$WORK/san.log" >>"$OUT/sanitizer.log"

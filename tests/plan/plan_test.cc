@@ -158,3 +158,48 @@ TEST(Plan, ScanOutputIsUpdatedInPlace) {
 
 }  // namespace
 }  // namespace lf::plan
+
+namespace lf::plan {
+namespace {
+
+// One elementwise op over f32[n] that the output reads: a stage writing n elements.
+ir::Program elementwise(int64_t n) {
+  ir::Program p;
+  p.name = "ew";
+  ir::Value* x = p.body.addArg(ir::Type{DType::F32, {n}}, "x");
+  ir::Value* e = p.body.append(ir::OpKind::Exp, {x}, {x->type}, {}, {}, "e")->result();
+  ir::Value* m = p.body.append(ir::OpKind::Multiply, {e, e}, {x->type}, {}, {}, "m")->result();
+  p.body.yields = {m};
+  return p;
+}
+
+TEST(CudaMode, ChosenFromTheLargestStage) {
+  ir::Program small = elementwise(8);
+  Kernel k = plan(small, Target::Cuda);
+  EXPECT_EQ(k.cuda.mode, CudaMode::Thread) << k.cuda.reason;
+  EXPECT_EQ(k.cuda.blockThreads, 1u);
+
+  ir::Program medium = elementwise(1000);
+  k = plan(medium, Target::Cuda);
+  EXPECT_EQ(k.cuda.mode, CudaMode::Block) << k.cuda.reason;
+  EXPECT_EQ(k.cuda.largestStage, 1000);
+  EXPECT_EQ(k.cuda.blockThreads, 256u);
+  EXPECT_NE(k.explain().find("cuda mode: block"), std::string::npos) << k.explain();
+
+  ir::Program fewWarps = elementwise(70);
+  EXPECT_EQ(plan(fewWarps, Target::Cuda).cuda.blockThreads, 96u);  // 3 warps
+
+  ir::Program large = elementwise(int64_t{1} << 20);
+  k = plan(large, Target::Cuda);
+  EXPECT_EQ(k.cuda.mode, CudaMode::Grid) << k.cuda.reason;
+
+  PlanOptions forced;
+  forced.forceCudaMode = true;
+  forced.cudaMode = CudaMode::Block;
+  k = plan(small, Target::Cuda, forced);
+  EXPECT_EQ(k.cuda.mode, CudaMode::Block);
+  EXPECT_NE(k.cuda.reason.find("LOOPFUSE_CUDA_MODE"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lf::plan

@@ -3,8 +3,9 @@
 // are defined here; the math functions (expf, log1p, ...) are NVRTC builtins.
 //
 // Execution modes (chosen by the planner, selected by a macro defined before this text):
+//   LF_THREAD_MODE one thread: LF_TID is 0, LF_NTHREADS 1 and LF_BARRIER() nothing, as constants.
 //   default        one block: LF_TID/LF_NTHREADS index the block's threads, LF_BARRIER() is
-//                  __syncthreads(). The "thread" mode is this with a one-thread block.
+//                  __syncthreads().
 //   LF_GRID_MODE   a cooperative launch over many blocks: LF_TID/LF_NTHREADS index every thread
 //                  of the grid and LF_BARRIER() is a grid-wide barrier on args.barrier (two
 //                  zeroed unsigned ints the runtime allocates per launch; the kernel's parameter
@@ -62,7 +63,12 @@ __device__ __noinline__ void lf_grid_barrier(unsigned int* state) {
 LF_DEVICE float lf_target_denormal_input(float x) { return x; }
 LF_DEVICE double lf_target_denormal_input(double x) { return x; }
 
-#ifdef LF_GRID_MODE
+#if defined(LF_THREAD_MODE)
+// One thread: the SPMD loops become plain loops and barriers vanish at compile time.
+#define LF_TID 0
+#define LF_NTHREADS 1
+#define LF_BARRIER() ((void)0)
+#elif defined(LF_GRID_MODE)
 #ifndef LF_GRID_BARRIER_STATE
 #define LF_GRID_BARRIER_STATE args.barrier
 #endif
