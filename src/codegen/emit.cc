@@ -431,9 +431,12 @@ void Emitter::emitOp(const ir::Op& op) {
 }
 
 std::string Emitter::kernelSource(const std::string& entryName) {
+  // A CPU kernel with threads runs its body inside an OpenMP parallel region: one level deeper.
+  const bool cpuTeam = target_ == Target::Cpu && kernel_.cpuThreads > 1;
+  const int bodyIndent = cpuTeam ? 2 : 1;
   // The body first: the declarations above it (constant tables, buffer pointers) then cover only
   // the values it names, so the code has no unused variables (NVRTC warns about them).
-  indent_ = 1;
+  indent_ = bodyIndent;
   emitRegion(kernel_.program->body);
   const auto& yields = kernel_.program->body.yields;
   for (size_t k = 0; k < yields.size(); ++k) {
@@ -442,9 +445,9 @@ std::string Emitter::kernelSource(const std::string& entryName) {
     std::string out = "((" + t + "*)outputs[" + std::to_string(k) + "])";
     emitCopyToOffset(out, yields[k]);
   }
-  if (target_ == Target::Cpu) line("return 0;");
   std::string body = out_.str();
   out_.str("");
+  indent_ = bodyIndent;
   emitPointers();
   std::string pointers = out_.str();
   out_.str("");
@@ -458,19 +461,31 @@ std::string Emitter::kernelSource(const std::string& entryName) {
   line("");
   // The body is the same for both targets; only the entry's signature differs.
   std::string code = pointers + body;
+  bool usesScratch = code.find("lf_scratch") != std::string::npos;
   if (target_ == Target::Cpu) {
     open("extern \"C\" int " + entryName +
          "(const void* const* inputs, void* const* outputs, void* scratch)");
-    line("LF_ENTRY_SCOPE();");
-    if (code.find("lf_scratch") != std::string::npos) line("char* lf_scratch = (char*)scratch;");
-  } else {
-    open("extern \"C\" __global__ void " + entryName + "(LfKernelArgs args)");
-    if (code.find("inputs[") != std::string::npos) line("const void* const* inputs = args.in;");
-    line("void* const* outputs = args.out;");
-    if (code.find("lf_scratch") != std::string::npos) {
-      line("char* lf_scratch = (char*)args.scratch;");
+    if (cpuTeam) {
+      line("#pragma omp parallel num_threads(" + std::to_string(kernel_.cpuThreads) + ")");
+      open("");
+      // The floating-point mode is per thread.
+      line("LF_ENTRY_SCOPE();");
+      line("const int lf_tid = omp_get_thread_num();");
+      line("const int lf_nthreads = omp_get_num_threads();");
+    } else {
+      line("LF_ENTRY_SCOPE();");
     }
+    if (usesScratch) line("char* lf_scratch = (char*)scratch;");
+    out_ << pointers << "\n" << body;
+    if (cpuTeam) close();
+    line("return 0;");
+    close();
+    return out_.str();
   }
+  open("extern \"C\" __global__ void " + entryName + "(LfKernelArgs args)");
+  if (code.find("inputs[") != std::string::npos) line("const void* const* inputs = args.in;");
+  line("void* const* outputs = args.out;");
+  if (usesScratch) line("char* lf_scratch = (char*)args.scratch;");
   out_ << pointers << "\n" << body;
   close();
   return out_.str();
@@ -480,6 +495,15 @@ namespace {
 
 plan::PlanOptions planOptionsFromEnvironment() {
   plan::PlanOptions options;
+  if (const char* threads = std::getenv("LOOPFUSE_CPU_THREADS"); threads && *threads) {
+    char* end = nullptr;
+    long n = std::strtol(threads, &end, 10);
+    if (*end != '\0' || n < 1 || n > 1024) {
+      throw std::invalid_argument("LOOPFUSE_CPU_THREADS must be a number from 1 to 1024, got '" +
+                                  std::string(threads) + "'");
+    }
+    options.cpuThreads = static_cast<int>(n);
+  }
   const char* mode = std::getenv("LOOPFUSE_CUDA_MODE");
   if (mode == nullptr || *mode == '\0') return options;
   options.forceCudaMode = true;
@@ -515,6 +539,7 @@ EmittedKernel emit(const ir::Program& program, Target target) {
   out.blockThreads = k.cuda.blockThreads;
   out.cooperative = k.cuda.mode == plan::CudaMode::Grid;
   std::string prelude;
+  if (target == Target::Cpu && k.cpuThreads > 1) prelude += "#define LF_CPU_THREADS 1\n";
   if (target == Target::Cuda) {
     // The prelude maps LF_TID / LF_NTHREADS / LF_BARRIER() for the mode.
     if (k.cuda.mode == plan::CudaMode::Thread) prelude += "#define LF_THREAD_MODE 1\n";

@@ -6,6 +6,21 @@
 
 namespace lf::codegen {
 
+// Whether a stage of the region (or of a region nested in it) writes memory rather than locals.
+bool Emitter::writesMemory(const ir::Region& region) const {
+  for (const auto& op : region.ops) {
+    if (kernel_.opPlan(op.get()).stage < 0) continue;
+    for (const auto& r : op->results) {
+      if (!isLocal(r.get())) return true;
+    }
+    if (plan::hasScalarRegions(op->kind)) continue;
+    for (const auto& sub : op->regions) {
+      if (writesMemory(*sub)) return true;
+    }
+  }
+  return false;
+}
+
 // The state lives in the While's result buffers (the regions' arguments alias them), copied in from
 // the operands once. At the end of an iteration each state gets its new value as the plan says:
 // small state through temporaries (registers), large state by swapping with the idle buffer that
@@ -49,8 +64,10 @@ void Emitter::emitWhile(const ir::Op& op) {
     }
     if (updates[k] != U::Register && updates[k] != U::Unchanged) inMemory = true;
   }
-  // No thread may start the next iteration's writes into a buffer another one still reads.
-  if (inMemory) barrier();
+  // No thread may start the next iteration's writes into a buffer another one still reads: the
+  // idle buffers, and every buffer a stage of the body writes (read, maybe by a local op with no
+  // barrier after it, in this iteration; written again in the next).
+  if (inMemory || writesMemory(body)) barrier();
   for (size_t k = 0; k < n; ++k) {
     const ir::Value* r = op.result(k);
     if (updates[k] == U::Register) {

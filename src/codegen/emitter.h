@@ -98,6 +98,7 @@ class Emitter {
   void emitSort(const ir::Op& op);  // emit_sort.cc
   void emitReshape(const ir::Op& op);
   void emitWhile(const ir::Op& op);  // emit_control.cc
+  bool writesMemory(const ir::Region& region) const;
   void emitConditional(const ir::Op& op);
 
   // ---- Scalar code (emit_scalar.cc).

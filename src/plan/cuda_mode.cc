@@ -1,5 +1,6 @@
-// The CUDA execution mode: how many threads the kernel's stages are worth. A stage that writes
-// N elements to memory keeps N threads busy; values in registers are computed by every thread.
+// The parallel mapping: how many threads the kernel's stages are worth, on the GPU (thread, block
+// or grid mode) and on the CPU (an OpenMP team). A stage that writes N elements to memory keeps N
+// threads busy; values in registers are computed by every thread.
 #include <algorithm>
 #include <functional>
 
@@ -91,6 +92,20 @@ CudaLaunch chooseCudaLaunch(const Kernel& kernel, const PlanOptions& options) {
       break;
   }
   return l;
+}
+
+// One thread unless asked: an OpenMP barrier per stage costs a microsecond when every thread has a
+// core, and milliseconds when the machine is oversubscribed (measured here: the vmapped seed took
+// 8.3 s with 2 threads beside two compilers, 2.6 s with one). Mapping a vmapped batch over threads
+// without barriers (each thread its own chains) is the mapping that pays; see docs/ARCHITECTURE.md.
+void chooseCpuThreads(Kernel& kernel, const PlanOptions& options) {
+  if (options.cpuThreads > 0) {
+    kernel.cpuThreads = options.cpuThreads;
+    kernel.cpuThreadsReason = "set by LOOPFUSE_CPU_THREADS";
+    return;
+  }
+  kernel.cpuThreads = 1;
+  kernel.cpuThreadsReason = "the default; LOOPFUSE_CPU_THREADS=N splits each stage over N threads";
 }
 
 }  // namespace lf::plan

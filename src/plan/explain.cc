@@ -18,6 +18,9 @@ class Explainer {
     const ir::Program& p = *k_.program;
     out_ << "kernel " << p.name << " (target " << targetName(k_.target) << "): " << k_.stageCount
          << " stages, scratch " << k_.scratchBytes << " bytes\n";
+    if (k_.target == Target::Cpu) {
+      out_ << "  cpu threads: " << k_.cpuThreads << " (" << k_.cpuThreadsReason << ")\n";
+    }
     if (k_.target == Target::Cuda) {
       out_ << "  cuda mode: " << cudaModeName(k_.cuda.mode) << ", " << k_.cuda.blockThreads
            << (k_.cuda.mode == CudaMode::Grid ? " threads per block" : " thread(s)") << ": "
@@ -58,11 +61,27 @@ class Explainer {
     return "?";
   }
 
-  // A barrier follows every stage that writes memory; a loop adds one before it swaps buffers.
+  // A barrier follows every stage that writes memory; the iteration ends with one more when the
+  // loop keeps state in memory or any stage in it (nested loops too) writes memory.
+  bool writesMemory(const ir::Region& region) const {
+    for (const auto& op : region.ops) {
+      if (k_.opPlan(op.get()).stage < 0) continue;
+      for (const auto& r : op->results) {
+        if (k_.storageOf(r.get()).kind != StorageKind::Local) return true;
+      }
+      if (hasScalarRegions(op->kind)) continue;
+      for (const auto& sub : op->regions) {
+        if (writesMemory(*sub)) return true;
+      }
+    }
+    return false;
+  }
+
   int barriersPerIteration(const ir::Op& loop) const {
     int n = 0;
+    bool stateInMemory = false;
     for (StateUpdate u : k_.opPlan(&loop).updates) {
-      if (u != StateUpdate::Register && u != StateUpdate::Unchanged) n = 1;
+      if (u != StateUpdate::Register && u != StateUpdate::Unchanged) stateInMemory = true;
     }
     for (const auto& region : loop.regions) {
       for (const auto& op : region->ops) {
@@ -75,6 +94,7 @@ class Explainer {
         }
       }
     }
+    if (stateInMemory || writesMemory(*loop.regions[1])) ++n;
     return n;
   }
 

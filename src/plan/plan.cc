@@ -336,6 +336,7 @@ const OpPlan& Kernel::opPlan(const ir::Op* op) const { return ops.at(op); }
 Kernel plan(const ir::Program& program, Target target, const PlanOptions& options) {
   Kernel k = Planner(program, target, options).run();
   k.cuda = chooseCudaLaunch(k, options);
+  chooseCpuThreads(k, options);
   return k;
 }
 

@@ -74,6 +74,7 @@ struct PlanOptions {
   int64_t localMaxElements = 16;  // values up to this size live in locals (0: none)
   bool forceCudaMode = false;     // use `cudaMode` instead of choosing from the sizes
   CudaMode cudaMode = CudaMode::Thread;
+  int cpuThreads = 0;  // CPU threads (OpenMP team) for the kernel; 0: chosen from the sizes
 };
 
 struct CudaLaunch {
@@ -91,6 +92,9 @@ struct Kernel {
   int64_t scratchBytes = 0;
   int stageCount = 0;
   CudaLaunch cuda;  // the CUDA execution mode (set for every target; used by the CUDA one)
+  // CPU: threads of the OpenMP team that splits each stage (1: no team, no barriers).
+  int cpuThreads = 1;
+  std::string cpuThreadsReason;
 
   const Storage& storageOf(const ir::Value* v) const;  // resolved: never an Alias of an Alias
   const OpPlan& opPlan(const ir::Op* op) const;
@@ -110,5 +114,7 @@ Kernel plan(const ir::Program& program, Target target, const PlanOptions& option
 
 // The CUDA execution mode of a planned kernel, from the largest stage that writes memory.
 CudaLaunch chooseCudaLaunch(const Kernel& kernel, const PlanOptions& options);
+// The CPU threads of a planned kernel (after chooseCudaLaunch, whose largest stage it reads).
+void chooseCpuThreads(Kernel& kernel, const PlanOptions& options);
 
 }  // namespace lf::plan

@@ -18,10 +18,20 @@ namespace {
 
 using EntryFn = int (*)(const void* const*, void* const*, void*);
 
+// A kernel with an OpenMP team loads libgomp with it. Its worker threads outlive the team and
+// sleep inside libgomp; if the last kernel using it were unloaded, libgomp would be unmapped under
+// them (a segfault at the next kernel's first team). Loading it once more, never to be unloaded,
+// keeps it mapped for the life of the process.
+void pinOpenMpRuntime() {
+  static void* pinned = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+  (void)pinned;  // without it the kernel's own dlopen reports the missing library
+}
+
 class CpuExecutable : public Executable {
  public:
   CpuExecutable(codegen::EmittedKernel kernel, CompileStats stats)
       : kernel_(std::move(kernel)), stats_(std::move(stats)) {
+    if (kernel_.source.find("#define LF_CPU_THREADS") != std::string::npos) pinOpenMpRuntime();
     handle_ = dlopen(stats_.objectPath.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle_ == nullptr) {
       throw std::runtime_error("cannot load the compiled kernel " + stats_.objectPath + ": " +

@@ -50,15 +50,13 @@ std::string hostCompiler(const std::string& explicitCxx) {
 // chains); -ffp-contract=off and no fast-math keep every result the IEEE one, so vector code gives
 // the same bits as scalar code. The CPU that -march=native resolves to is part of the cache key
 // (hostCompilerVersion), so a cache shared between machines never hands out foreign code.
+// -fopenmp: a kernel with large stages splits them over an OpenMP team (LF_CPU_THREADS).
 const std::vector<std::string>& hostCompilerFlags() {
-  static const std::vector<std::string> flags = {"-std=c++17",
-                                                 "-O3",
-                                                 "-march=native",
-                                                 "-fPIC",
-                                                 "-shared",
-                                                 "-fno-fast-math",
-                                                 "-fno-strict-aliasing",
-                                                 "-ffp-contract=off"};
+  static const std::vector<std::string> flags = {"-std=c++17",     "-O3",
+                                                 "-march=native",  "-fPIC",
+                                                 "-shared",        "-fno-strict-aliasing",
+                                                 "-fno-fast-math", "-ffp-contract=off",
+                                                 "-fopenmp"};
   return flags;
 }
 

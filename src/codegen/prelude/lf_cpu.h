@@ -1,7 +1,9 @@
 // The CPU target of the kernel prelude. The emitter pastes this text, then lf_common.h, then the
 // kernel; so this file names only standard headers and defines every target hook lf_common.h uses.
-// The CPU runs the kernel as one thread of the SPMD group: LF_TID is 0, LF_NTHREADS is 1 and a
-// barrier has nothing to wait for.
+// The CPU runs the kernel as one thread of the SPMD group (LF_TID is 0, LF_NTHREADS is 1 and a
+// barrier has nothing to wait for) or, when the emitter defines LF_CPU_THREADS, as an OpenMP team
+// whose threads split every stage like a CUDA block's (LF_BARRIER() is an OpenMP barrier; the
+// entry declares lf_tid and lf_nthreads inside its parallel region).
 #pragma once
 
 #include <math.h>  // the C names (expf, log1p, ...) in the global namespace, as CUDA has them
@@ -11,9 +13,16 @@
 #define LF_TARGET_CPU 1
 #define LF_DEVICE inline
 #define LF_RESTRICT __restrict__
+#ifdef LF_CPU_THREADS
+#include <omp.h>
+#define LF_TID lf_tid
+#define LF_NTHREADS lf_nthreads
+#define LF_BARRIER() _Pragma("omp barrier")
+#else
 #define LF_TID 0
 #define LF_NTHREADS 1
 #define LF_BARRIER() ((void)0)
+#endif
 // Block-shared storage: on the CPU the one thread's locals are already "shared".
 #define LF_SHARED
 
