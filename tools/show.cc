@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "frontend/import.h"
 #include "passes/pipeline.h"
+#include "runtime/kernel_resources.h"
 
 namespace lf::tools {
 
@@ -24,8 +25,21 @@ int emitCommand(const std::string& path, codegen::Target target) {
   return kExitOk;
 }
 
+// For CUDA, the plan is followed by what the compiled kernel needs per thread and per block, as
+// ptxas reports it: that decides how many threads a block can have. It is compiled for sm_90 (the
+// architecture CI checks) since no GPU need be present; a machine without NVRTC gets one line
+// saying why, and the plan is still the answer (exit 0).
 int explainCommand(const std::string& path, codegen::Target target) {
-  std::cout << emitHlo(path, target).explain;
+  const codegen::EmittedKernel kernel = emitHlo(path, target);
+  std::cout << kernel.explain;
+  if (target != codegen::Target::Cuda) return kExitOk;
+  if (!kernel.explain.empty() && kernel.explain.back() != '\n') std::cout << '\n';
+  const runtime::KernelResources resources =
+      runtime::cudaKernelResources(kernel.source, kernel.entryName, "sm_90");
+  std::cout << runtime::formatKernelResources(resources) << "\n";
+  // A compile error is a loopfuse bug, not the user's: its whole log goes to stderr.
+  if (!resources.ok && resources.message.find('\n') != std::string::npos)
+    std::cerr << resources.message << "\n";
   return kExitOk;
 }
 

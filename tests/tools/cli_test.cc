@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "runtime/nvrtc.h"
+
 namespace {
 
 struct Result {
@@ -211,6 +213,31 @@ TEST(CliSupportedOps, DocumentMatchesTheImporter) {
       << "docs/SUPPORTED_OPS.md is stale: build/loopfuse supported-ops > docs/SUPPORTED_OPS.md";
   EXPECT_NE(r.out.find("| `while` |"), std::string::npos);
   EXPECT_NE(r.out.find("| `custom-call:cu_threefry2x32_ffi` |"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// `explain --target cuda` ends with what the kernel needs per thread and per block, from ptxas's
+// report; without NVRTC, one line saying why, and still exit 0.
+TEST(CliShow, ExplainCudaShowsKernelResources) {
+  const std::string program = std::string(LF_SOURCE_DIR) + "/tests/programs/seed_x64.hlo";
+  Result r = loopfuse("explain " + program + " --target cuda");
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  if (!lf::runtime::nvrtcAvailable()) {
+    EXPECT_TRUE(contains(r.out, "cuda resources (sm_90): unavailable: libnvrtc not found"))
+        << r.out;
+    GTEST_SKIP() << "no libnvrtc: " << r.out;
+  }
+  EXPECT_TRUE(contains(r.out, "cuda resources (sm_90, from ptxas): ")) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, " registers/thread, ")) << r.out;
+  EXPECT_TRUE(contains(r.out, " B shared, ")) << r.out;
+  EXPECT_TRUE(contains(r.out, " B local (")) << r.out;
+  EXPECT_TRUE(contains(r.out, " threads/block (")) << r.out;
+  Result cpu = loopfuse("explain " + program + " --target cpu");
+  ASSERT_EQ(cpu.exitCode, 0) << cpu.err;
+  EXPECT_FALSE(contains(cpu.out, "cuda resources")) << cpu.out;
 }
 
 }  // namespace
