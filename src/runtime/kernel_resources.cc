@@ -10,7 +10,7 @@
 namespace lf::runtime {
 namespace {
 
-// ---- ptxas -v report ----------------------------------------------------------------------------
+// ---- ptxas -v report ----
 
 // The number right before `unit` in `line` ("Used 40 registers" -> 40 for " registers"), if any.
 std::optional<int64_t> numberBefore(std::string_view line, std::string_view unit) {
@@ -84,8 +84,7 @@ KernelResources parsePtxasReport(std::string_view log, std::string_view kernel) 
   return r;
 }
 
-// ---- cubin (ELF)
-// ---------------------------------------------------------------------------------
+// ---- cubin (ELF) ----
 
 namespace {
 
@@ -100,8 +99,9 @@ constexpr uint8_t kAttrRegCount = 0x2f;    // in .nv.info: symbol, registers per
 
 // From sm_90 on, ptxas places the system's reserved shared memory (the `.nv.shared.reserved.0`
 // section and the `.nv.reservedSmem.offset0` symbol) at the start of the kernel's own
-// .nv.shared.K section, which is then 1 KiB larger than the declared arrays; the report and the
-// driver count only the declared ones.
+// .nv.shared.K section, which is then 1 KiB larger than the declared arrays. ptxas's report counts
+// only the declared ones, and so do we (cuFuncGetAttribute(SHARED_SIZE_BYTES) presumably too; not
+// yet checked on a GPU).
 constexpr int64_t kReservedSharedBytes = 1024;
 
 struct Section {
@@ -305,6 +305,8 @@ KernelResources cudaKernelResources(const std::string& source, const std::string
     return r;
   }
   NvrtcOutput out = compileCudaToCubin(source, arch, {"--ptxas-options=-v"});
+  // An NVRTC that refuses the option still writes a cubin without it; the cubin alone then tells.
+  if (!out.ok) out = compileCudaToCubin(source, arch);
   if (!out.ok) {
     r.message = "NVRTC could not compile the kernel for " + arch + ":\n" + out.log;
     return r;
