@@ -37,6 +37,11 @@ int explainCommand(const std::string& path, codegen::Target target) {
   const runtime::KernelResources resources =
       runtime::cudaKernelResources(kernel.source, kernel.entryName, "sm_90");
   std::cout << runtime::formatKernelResources(resources) << "\n";
+  // The runtime refuses such a launch; say so before anyone gets that far.
+  if (resources.ok && kernel.blockThreads > (unsigned)resources.maxThreadsPerBlock)
+    std::cout << "warning: the planned block of " << kernel.blockThreads
+              << " threads is more than the kernel allows (" << resources.maxThreadsPerBlock << ", "
+              << resources.maxThreadsReason << ")\n";
   // A compile error is a loopfuse bug, not the user's: its whole log goes to stderr.
   if (!resources.ok && resources.message.find('\n') != std::string::npos)
     std::cerr << resources.message << "\n";
