@@ -3,7 +3,9 @@
     .venv/bin/python bench/report.py            # bench/results/*.json -> BENCHMARKS.md, bench/plots/
 
 The newest result file of each machine is shown (a --quick run only where that machine has no
-full run), followed by bench/notes/<machine>.md where someone wrote down what the numbers say. matplotlib is imported only to draw the plots, so run.py can print the table on a
+full run), followed by bench/notes/<machine>.md where someone wrote down what the numbers say.
+Where bench/baselines/ holds a full run of the same machine (the version 1 code generator, before
+issue #6's fusion and loop-state work), each row also shows that run's ratio: before and after. matplotlib is imported only to draw the plots, so run.py can print the table on a
 machine that lacks it.
 """
 
@@ -49,9 +51,8 @@ GPU memory.
 
 Limits of the suite: each benchmark has a time budget (compile included) and is recorded as a
 timeout when it overruns it, and benchmarks over a work cap (iterations x batch, per platform,
-`--max-work`) are skipped without running: the CPU code generator is version 1 (every value
-materialised, loop state copied), and 100,000 iterations of the seed at 4,096 chains is hours of
-work for it on this CPU. The rows say which were skipped and why.
+`--max-work`) are skipped without running (100,000 iterations of the seed at 4,096 chains is
+minutes of work for either side on this CPU). The rows say which were skipped and why.
 """
 
 
@@ -63,22 +64,29 @@ def _us(value: float) -> str:
     return f"{value:.3f}" if value < 10 else f"{value:,.1f}"
 
 
-def table(doc: dict[str, Any]) -> str:
-    """The markdown table of one result file."""
+def table(doc: dict[str, Any], baseline: dict[str, Any] | None = None) -> str:
+    """The markdown table of one result file (with the baseline's ratio per row when given)."""
+    before = {
+        b["name"]: b for b in (baseline or {}).get("benchmarks", []) if b.get("status") == "ok"
+    }
     head = (
         "| benchmark | iters | batch | jax.jit ms | loopfuse ms | jax/loopfuse "
-        "| jax us/iter | loopfuse us/iter | compile s (jax / lf) | peak MiB (jax / lf) | agree | reps |"
+        + ("| before: jax/loopfuse " if baseline else "")
+        + "| jax us/iter | loopfuse us/iter | compile s (jax / lf) | peak MiB (jax / lf) | agree | reps |"
     )
-    rows = [head, "|" + "---|" * 12]
+    columns = 13 if baseline else 12
+    rows = [head, "|" + "---|" * columns]
     for b in doc["benchmarks"]:
         lead = f"| `{b['name']}` | {b['iterations']:,} | {b['batch']:,} "
         if b.get("status") != "ok":
             reason = str(b.get("reason", "")).replace("|", "/").splitlines()[0][:120]
-            rows.append(lead + f"| {b.get('status')}: {reason} |" + " |" * 8)
+            rows.append(lead + f"| {b.get('status')}: {reason} |" + " |" * (columns - 4))
             continue
         j, lf = b["jax"], b["loopfuse"]
+        old = before.get(b["name"])
+        was = (f"| {old['ratio']:.2f}x " if old else "| - ") if baseline else ""
         rows.append(
-            lead + f"| {_ms(j['median_s'])} | {_ms(lf['median_s'])} | **{b['ratio']:.2f}x** "
+            lead + f"| {_ms(j['median_s'])} | {_ms(lf['median_s'])} | **{b['ratio']:.2f}x** {was}"
             f"| {_us(j['per_iteration_us'])} | {_us(lf['per_iteration_us'])} "
             f"| {j['compile_s']:.2f} / {lf['compile_s']:.2f} "
             f"| {j['peak_rss_mib']:.1f} / {lf['peak_rss_mib']:.1f} "
@@ -105,7 +113,9 @@ def summary(doc: dict[str, Any]) -> str:
     return "; ".join(parts) + "."
 
 
-def machine_section(doc: dict[str, Any], plot: str | None) -> str:
+def machine_section(
+    doc: dict[str, Any], plot: str | None, baseline: dict[str, Any] | None = None
+) -> str:
     v = doc["versions"]
     s = doc["settings"]
     lines = [
@@ -120,11 +130,16 @@ def machine_section(doc: dict[str, Any], plot: str | None) -> str:
         f"({s['min_reps']}-{s['max_reps']} per function); work cap {s['max_work']:,} "
         f"chain-iterations" + ("; **quick sizes** (smoke run, not a measurement)" * s["quick"]),
         f"- {summary(doc)}",
-        "",
     ]
+    if baseline:
+        lines.append(
+            f"- before: the version 1 code generator (every value materialised, loop state "
+            f"copied), measured {baseline['date']} on this machine: {summary(baseline)}"
+        )
+    lines.append("")
     if plot:
         lines += [f"![time per iteration, {doc['machine']}]({plot})", ""]
-    lines += [table(doc), ""]
+    lines += [table(doc, baseline), ""]
     notes = BENCH_DIR / "notes" / f"{doc['machine']}.md"
     if notes.exists():  # what a person read in these numbers, kept apart from the generated text
         lines += [notes.read_text().strip(), ""]
@@ -202,15 +217,25 @@ def newest_per_machine(results_dir: pathlib.Path) -> list[dict[str, Any]]:
     return [docs[m] for m in sorted(docs)]
 
 
-def render(results_dir: pathlib.Path, out: pathlib.Path, plots_dir: pathlib.Path) -> str:
+def render(
+    results_dir: pathlib.Path,
+    out: pathlib.Path,
+    plots_dir: pathlib.Path,
+    baselines_dir: pathlib.Path = BENCH_DIR / "baselines",
+) -> str:
     sections = [INTRO]
     docs = newest_per_machine(results_dir)
+    baselines = (
+        {d["machine"]: d for d in newest_per_machine(baselines_dir)}
+        if baselines_dir.exists()
+        else {}
+    )
     if not docs:
         sections.append("No results yet: run `bench/run.py`.\n")
     for doc in docs:
         png = plots_dir / f"{doc['machine']}.png"
         link = os.path.relpath(png, out.parent) if plot(doc, png) else None
-        sections.append(machine_section(doc, link))
+        sections.append(machine_section(doc, link, baselines.get(doc["machine"])))
     text = "\n".join(sections)
     out.write_text(text)
     return text
@@ -221,8 +246,14 @@ def main(argv: list[str]) -> int:
     p.add_argument("--results", default=str(BENCH_DIR / "results"))
     p.add_argument("--out", default=str(ROOT / "BENCHMARKS.md"))
     p.add_argument("--plots-dir", default=str(BENCH_DIR / "plots"))
+    p.add_argument("--baselines", default=str(BENCH_DIR / "baselines"))
     args = p.parse_args(argv)
-    render(pathlib.Path(args.results), pathlib.Path(args.out), pathlib.Path(args.plots_dir))
+    render(
+        pathlib.Path(args.results),
+        pathlib.Path(args.out),
+        pathlib.Path(args.plots_dir),
+        pathlib.Path(args.baselines),
+    )
     print(f"wrote {args.out}")
     return 0
 
