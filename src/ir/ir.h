@@ -109,56 +109,74 @@ enum class CompareDirection : uint8_t { EQ, NE, LT, LE, GT, GE };
 // SIGNED/UNSIGNED for integers.
 enum class CompareType : uint8_t { Float, TotalOrder, Signed, Unsigned };
 
-struct NoAttrs {};
+// Every attribute struct compares with == (CSE merges ops whose kinds, attributes and operands are
+// equal).
+struct NoAttrs {
+  bool operator==(const NoAttrs&) const = default;
+};
 struct ConstantAttrs {
   std::vector<uint8_t> bytes;  // row-major, little-endian; pred is one byte 0/1; f16/bf16 raw bits
+  bool operator==(const ConstantAttrs&) const = default;
 };
 struct IotaAttrs {
   int64_t dimension = 0;
+  bool operator==(const IotaAttrs&) const = default;
 };
 struct CompareAttrs {
   CompareDirection direction;
   CompareType type;
+  bool operator==(const CompareAttrs&) const = default;
 };
 struct BroadcastAttrs {
   std::vector<int64_t> dimensions;
+  bool operator==(const BroadcastAttrs&) const = default;
 };  // operand dim i -> result dim dims[i]
 struct TransposeAttrs {
   std::vector<int64_t> permutation;
+  bool operator==(const TransposeAttrs&) const = default;
 };  // result dim i = operand dim perm[i]
 struct SliceAttrs {
   std::vector<int64_t> starts, limits, strides;
+  bool operator==(const SliceAttrs&) const = default;
 };
 struct DynamicSliceAttrs {
   std::vector<int64_t> sizes;
+  bool operator==(const DynamicSliceAttrs&) const = default;
 };  // operands: array, then one s32/s64 scalar per dim
 // DynamicUpdateSlice has no attributes: operands are array, update, then one index scalar per dim.
 struct ConcatenateAttrs {
   int64_t dimension = 0;
+  bool operator==(const ConcatenateAttrs&) const = default;
 };
 struct PadAttrs {
   std::vector<int64_t> low, high, interior;
+  bool operator==(const PadAttrs&) const = default;
 };  // operands: array, padding scalar
 struct ReverseAttrs {
   std::vector<int64_t> dimensions;
+  bool operator==(const ReverseAttrs&) const = default;
 };
 struct DotAttrs {
   std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
+  bool operator==(const DotAttrs&) const = default;
 };
 // Reduce: operands are N inputs then N init scalars; regions[0] is the reducer with 2N scalar args
 // (acc_0..acc_{N-1}, x_0..x_{N-1}) yielding N scalars; N results.
 struct ReduceAttrs {
   std::vector<int64_t> dimensions;
+  bool operator==(const ReduceAttrs&) const = default;
 };
 // ReduceWindow: operands/regions/results as Reduce.
 struct ReduceWindowAttrs {
   std::vector<int64_t> sizes, strides, padLow, padHigh, baseDilation, windowDilation;
+  bool operator==(const ReduceWindowAttrs&) const = default;
 };
 struct GatherAttrs {
   std::vector<int64_t> offsetDims, collapsedSliceDims, startIndexMap, operandBatchingDims,
       startIndicesBatchingDims, sliceSizes;
   int64_t indexVectorDim = 0;
   bool indicesAreSorted = false;
+  bool operator==(const GatherAttrs&) const = default;
 };
 // Scatter: operands are N arrays, the indices, N updates; regions[0] is the combiner (2N scalar
 // args: current_0..current_{N-1}, update_0..update_{N-1}; N yields); N results.
@@ -168,12 +186,14 @@ struct ScatterAttrs {
   int64_t indexVectorDim = 0;
   bool indicesAreSorted = false;
   bool uniqueIndices = false;
+  bool operator==(const ScatterAttrs&) const = default;
 };
 // Sort: N operands of one shape; regions[0] is the comparator (2N scalar args: a_0, b_0, a_1, b_1,
 // ...; yields one pred, true when a goes first); N results.
 struct SortAttrs {
   int64_t dimension = 0;
   bool isStable = false;
+  bool operator==(const SortAttrs&) const = default;
 };
 // While: N operands (initial state); regions[0] = condition (N args, yields one pred[]),
 // regions[1] = body (N args, N yields); N results.
@@ -184,6 +204,7 @@ struct SortAttrs {
 struct ConditionalAttrs {
   std::vector<int> branchOperandCounts;
   bool predicateSelector = false;
+  bool operator==(const ConditionalAttrs&) const = default;
 };
 // Threefry2x32: operands (k0, k1, x0, x1), all u32 of one shape; results (out0, out1), elementwise.
 

@@ -4,7 +4,11 @@
 #include <cstring>
 #include <iostream>
 
+#include "passes/cse.h"
 #include "passes/dce.h"
+#include "passes/licm.h"
+#include "passes/simplify.h"
+#include "passes/unroll.h"
 
 namespace lf::passes {
 namespace {
@@ -14,16 +18,26 @@ bool dumpAfterAll() {
   return dump != nullptr && std::strcmp(dump, "after-all") == 0;
 }
 
-void dumpAfter(const char* passName, const ir::Program& program) {
-  if (!dumpAfterAll()) return;
-  std::cerr << "// ----- IR after " << passName << " -----\n" << ir::print(program);
-}
-
 }  // namespace
 
-void runPasses(ir::Program& program) {
-  eliminateDeadCode(program);
-  dumpAfter("dce", program);
+void runPasses(ir::Program& program, const AfterPass& afterEach) {
+  const bool dump = dumpAfterAll();
+  auto run = [&](const char* passName, void (*pass)(ir::Program&)) {
+    pass(program);
+    if (dump) std::cerr << "// ----- IR after " << passName << " -----\n" << ir::print(program);
+    if (afterEach) afterEach(passName, program);
+  };
+  // Simplify first so that CSE sees canonical ops; LICM then moves invariant work (and the
+  // constants CSE could not merge across sibling regions) out of loops; unrolling copies the
+  // hoisted-from bodies, and its straight-line copies give the second simplify and CSE constant
+  // loop counters and repeated subexpressions to fold; DCE removes everything left unused.
+  run("simplify", simplify);
+  run("cse", eliminateCommonSubexpressions);
+  run("licm", hoistLoopInvariants);
+  run("unroll", unrollSmallLoops);
+  run("simplify", simplify);
+  run("cse", eliminateCommonSubexpressions);
+  run("dce", eliminateDeadCode);
 }
 
 }  // namespace lf::passes

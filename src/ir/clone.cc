@@ -1,0 +1,63 @@
+#include "ir/clone.h"
+
+namespace lf::ir {
+namespace {
+
+void cloneRegionInto(const Region& from, Region& to, ValueMap& map) {
+  for (const auto& arg : from.args) map[arg.get()] = to.addArg(arg->type, arg->name);
+  for (const auto& op : from.ops) to.ops.push_back(cloneOp(*op, map, &to));
+  for (Value* y : from.yields) to.yields.push_back(lookup(map, y));
+}
+
+}  // namespace
+
+std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
+                           Attrs attrs, SourceLoc loc, std::string name) {
+  auto op = std::make_unique<Op>();
+  op->kind = kind;
+  op->operands = std::move(operands);
+  op->attrs = std::move(attrs);
+  op->loc = loc;
+  op->name = std::move(name);
+  for (size_t i = 0; i < resultTypes.size(); ++i) {
+    auto v = std::make_unique<Value>();
+    v->type = std::move(resultTypes[i]);
+    v->def = op.get();
+    v->index = static_cast<int>(i);
+    v->name = op->name;
+    op->results.push_back(std::move(v));
+  }
+  return op;
+}
+
+std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map, Region* parent) {
+  std::vector<Value*> operands;
+  operands.reserve(op.operands.size());
+  for (Value* v : op.operands) operands.push_back(lookup(map, v));
+  std::vector<Type> types;
+  for (const auto& r : op.results) types.push_back(r->type);
+  std::unique_ptr<Op> copy =
+      makeOp(op.kind, std::move(operands), std::move(types), op.attrs, op.loc, op.name);
+  copy->parent = parent;
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    copy->results[i]->name = op.results[i]->name;
+    map[op.results[i].get()] = copy->results[i].get();
+  }
+  for (const auto& region : op.regions) cloneRegionInto(*region, *copy->addRegion(), map);
+  return copy;
+}
+
+Value* lookup(const ValueMap& map, Value* v) {
+  for (auto it = map.find(v); it != map.end() && it->second != v; it = map.find(v)) v = it->second;
+  return v;
+}
+
+void replaceUses(Region& region, const ValueMap& map) {
+  for (auto& op : region.ops) {
+    for (Value*& v : op->operands) v = lookup(map, v);
+    for (auto& sub : op->regions) replaceUses(*sub, map);
+  }
+  for (Value*& y : region.yields) y = lookup(map, y);
+}
+
+}  // namespace lf::ir

@@ -1,0 +1,31 @@
+// Building ops outside a region, copying them (regions included) and redirecting uses: the tools
+// that passes use to rewrite the IR in place.
+#pragma once
+
+#include <memory>
+#include <unordered_map>
+
+#include "ir/ir.h"
+
+namespace lf::ir {
+
+// From old values to their replacements (a clone's values, or a simplified value).
+using ValueMap = std::unordered_map<const Value*, Value*>;
+
+// A new op that belongs to no region yet: the caller inserts it into `Region::ops` and sets its
+// parent (Region::append only appends at the end, and passes insert in the middle).
+std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
+                           Attrs attrs = NoAttrs{}, SourceLoc loc = {}, std::string name = "");
+
+// A copy of `op` whose parent is `parent`. Operands (and values used inside its regions) found in
+// `map` are replaced; others are kept, so values of enclosing regions stay shared. Every result and
+// region argument of the copy is recorded in `map` against the original.
+std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map, Region* parent);
+
+// `map[v]`, followed through chains (a replacement may itself have been replaced); `v` when absent.
+Value* lookup(const ValueMap& map, Value* v);
+
+// Rewrites every operand and yield in `region` and the regions nested in it through `map`.
+void replaceUses(Region& region, const ValueMap& map);
+
+}  // namespace lf::ir

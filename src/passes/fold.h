@@ -1,0 +1,38 @@
+// Constant evaluation for the simplifier: XLA's scalar rules for integer and pred elementwise ops,
+// and data movement of small constants. Only results that are bit-exact with XLA are produced;
+// floating-point arithmetic is never evaluated (XLA:CPU flushes denormals and calls its own
+// transcendental approximations, so the host's float results could differ in the last bits).
+//
+// The integer rules mirror src/codegen/prelude/lf_common.h, which a pass may not include (layers
+// only look down); tests/passes/fold_test.cc checks the two against each other.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace lf::passes {
+
+// The largest result that broadcast, reshape, slice, transpose and iota fold into a constant:
+// folding a small shape change saves a stage, a large one would only grow the constant tables.
+inline constexpr int64_t kMaxFoldedDataMovementElements = 64;
+
+// One element of `dtype` at `p` as raw bits, zero-extended to 64 (pred: 0 or 1), and back.
+uint64_t loadBits(DType dtype, const uint8_t* p);
+void storeBits(DType dtype, uint64_t bits, uint8_t* p);
+
+// The result of the elementwise `op` on one element of each operand (raw bits, as loadBits gives
+// them); `operandType` is the dtype of the operands (of the branches, for select and clamp's
+// operand). nullopt when the op is not folded for that dtype (floats, integer power, pred
+// arithmetic that XLA does not define).
+std::optional<uint64_t> evalElement(const ir::Op& op, DType operandType,
+                                    const std::vector<uint64_t>& args);
+
+// The bytes of `op`'s single result, given the bytes of each operand (all constants), when the
+// fold is exact and allowed (see above); nullopt otherwise.
+std::optional<std::vector<uint8_t>> foldConstantOp(
+    const ir::Op& op, const std::vector<const std::vector<uint8_t>*>& operandBytes);
+
+}  // namespace lf::passes
