@@ -39,6 +39,7 @@ std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map, Region* parent) {
   std::unique_ptr<Op> copy =
       makeOp(op.kind, std::move(operands), std::move(types), op.attrs, op.loc, op.name);
   copy->parent = parent;
+  copy->hoistedFrom = op.hoistedFrom;
   for (size_t i = 0; i < op.results.size(); ++i) {
     copy->results[i]->name = op.results[i]->name;
     map[op.results[i].get()] = copy->results[i].get();

@@ -247,6 +247,9 @@ struct Op {
   Region* parent = nullptr;
   SourceLoc loc;     // of the HLO instruction
   std::string name;  // the HLO instruction name
+  // Set by loop-invariant code motion: the name of the loop this op was moved out of (innermost
+  // first when it left several), shown by `loopfuse explain`.
+  std::string hoistedFrom;
 
   Value* result(int i = 0) const { return results[i].get(); }
   template <class T>

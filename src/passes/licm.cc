@@ -110,6 +110,7 @@ class Licm {
         continue;
       }
       op->parent = &parent;
+      if (op->hoistedFrom.empty()) op->hoistedFrom = loop.name.empty() ? "a loop" : loop.name;
       before.push_back(std::move(op));
     }
     from.ops = std::move(stay);

@@ -117,6 +117,7 @@ class Explainer {
         out_ << " -> " << valueLabel(res.get()) << " [" << storageText(res.get()) << "]";
       }
       if (p.inPlace) out_ << " (in place)";
+      if (!op->hoistedFrom.empty()) out_ << " (hoisted out of " << op->hoistedFrom << ")";
       out_ << "\n";
       if (op->kind == ir::OpKind::While) {
         out_ << indent << "  barriers per iteration: " << barriersPerIteration(*op) << "\n";

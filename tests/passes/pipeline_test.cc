@@ -73,6 +73,15 @@ TEST(Pipeline, SeedProgramHoistsSoftplusAndUnrollsThreefry) {
   // The loop keeps only its changing state: the sample, the key and the iteration count (the
   // weights and the iteration limit passed through unchanged).
   EXPECT_EQ((*loop)->results.size(), 3u);
+  // `loopfuse explain` names the loop each hoisted op left.
+  int hoisted = 0;
+  for (const auto& op : p.body.ops) {
+    if (op->kind == K::Log1p) {
+      EXPECT_EQ(op->hoistedFrom, (*loop)->name);
+      ++hoisted;
+    }
+  }
+  EXPECT_EQ(hoisted, 2);
 }
 
 }  // namespace
