@@ -25,6 +25,28 @@ DType accumulatorType(DType out) {
   return out == DType::F16 || out == DType::BF16 ? DType::F32 : out;
 }
 
+// The index components of dot operand `v`: batch dim b is o<b>, contracting dim c is c<c>, and the
+// free dims, in order, are <freePrefix><firstFree>, <freePrefix><firstFree + 1>, ...
+std::vector<std::string> dotOperandIndex(const ir::Value* v, const std::vector<int64_t>& batch,
+                                         const std::vector<int64_t>& contracting,
+                                         const std::string& freePrefix, int64_t firstFree) {
+  std::vector<std::string> ix(v->type.rank());
+  for (size_t b = 0; b < batch.size(); ++b) ix[batch[b]] = idx("o", static_cast<int64_t>(b));
+  for (size_t c = 0; c < contracting.size(); ++c) {
+    ix[contracting[c]] = idx("c", static_cast<int64_t>(c));
+  }
+  int64_t next = firstFree;
+  for (int d = 0; d < v->type.rank(); ++d) {
+    if (!contains(batch, d) && !contains(contracting, d)) ix[d] = idx(freePrefix, next++);
+  }
+  return ix;
+}
+
+// An operand element as the accumulator type.
+std::string asAccumulator(const ir::Value* v, DType acc, const std::string& e) {
+  return v->type.dtype == acc ? e : "lf_convert<" + cType(acc) + ">(" + e + ")";
+}
+
 }  // namespace
 
 void Emitter::emitDot(const ir::Op& op) {
@@ -37,25 +59,9 @@ void Emitter::emitDot(const ir::Op& op) {
 
   std::vector<int64_t> contractDims;
   for (int64_t d : a.lhsContracting) contractDims.push_back(lhs->type.dims[d]);
-  // Index expressions of each operand dim: batch dims, then free dims, then contracting dims.
-  auto operandIndex = [&](const ir::Value* v, const std::vector<int64_t>& batch,
-                          const std::vector<int64_t>& contracting, int64_t firstFreeResultDim) {
-    std::vector<std::string> ix(v->type.rank());
-    for (size_t b = 0; b < batch.size(); ++b) ix[batch[b]] = idx("o", static_cast<int64_t>(b));
-    for (size_t c = 0; c < contracting.size(); ++c) {
-      ix[contracting[c]] = idx("c", static_cast<int64_t>(c));
-    }
-    int64_t next = firstFreeResultDim;
-    for (int d = 0; d < v->type.rank(); ++d) {
-      if (!contains(batch, d) && !contains(contracting, d)) ix[d] = idx("o", next++);
-    }
-    return linear(v->type.dims, ix);
-  };
   int64_t lhsFree =
       lhs->type.rank() - static_cast<int64_t>(a.lhsBatch.size() + a.lhsContracting.size());
-  auto asAcc = [&](const ir::Value* v, const std::string& e) {
-    return v->type.dtype == acc ? e : "lf_convert<" + accType + ">(" + e + ")";
-  };
+  int64_t batch = static_cast<int64_t>(a.lhsBatch.size());
 
   // A row of accumulators lives on the stack: bounded.
   constexpr int64_t kMaxRowAccumulators = 4096;
@@ -72,11 +78,14 @@ void Emitter::emitDot(const ir::Op& op) {
   line(accType + " acc = lf_convert<" + accType + ">((int32_t)0);");
   open("for (int64_t k = 0; k < " + std::to_string(product(contractDims)) + "; ++k)");
   declareMultiIndex(contractDims, "k", "c");
-  std::string l = asAcc(lhs, at(lhs, operandIndex(lhs, a.lhsBatch, a.lhsContracting,
-                                                  static_cast<int64_t>(a.lhsBatch.size()))));
-  std::string r =
-      asAcc(rhs, at(rhs, operandIndex(rhs, a.rhsBatch, a.rhsContracting,
-                                      static_cast<int64_t>(a.lhsBatch.size()) + lhsFree)));
+  std::string l = asAccumulator(
+      lhs, acc,
+      at(lhs,
+         linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch))));
+  std::string r = asAccumulator(
+      rhs, acc,
+      at(rhs, linear(rhs->type.dims,
+                     dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "o", batch + lhsFree))));
   line("acc = lf_add(acc, lf_multiply(" + l + ", " + r + "));");
   close();
   line(at(out, "i") + " = " +
@@ -102,22 +111,6 @@ void Emitter::emitDotByRows(const ir::Op& op, int64_t lhsFree) {
   std::vector<int64_t> contractDims;
   for (int64_t d : a.lhsContracting) contractDims.push_back(lhs->type.dims[d]);
   int64_t cols = product(colDims);
-  // Operand index: batch dims from the row, free dims from `freeVars`, contracting from c0...
-  auto operandIndex = [&](const ir::Value* v, const std::vector<int64_t>& batchDims,
-                          const std::vector<int64_t>& contracting, const std::string& freePrefix,
-                          int64_t firstFree) {
-    std::vector<std::string> ix(v->type.rank());
-    for (size_t b = 0; b < batchDims.size(); ++b) ix[batchDims[b]] = idx("o", b);
-    for (size_t c = 0; c < contracting.size(); ++c) ix[contracting[c]] = idx("c", c);
-    int64_t next = firstFree;
-    for (int d = 0; d < v->type.rank(); ++d) {
-      if (!contains(batchDims, d) && !contains(contracting, d)) ix[d] = idx(freePrefix, next++);
-    }
-    return linear(v->type.dims, ix);
-  };
-  auto asAcc = [&](const ir::Value* v, const std::string& e) {
-    return v->type.dtype == acc ? e : "lf_convert<" + accType + ">(" + e + ")";
-  };
   openParallelLoop(product(rowDims), "row");
   declareMultiIndex(rowDims, "row", "o");
   line(accType + " acc[" + std::to_string(std::max<int64_t>(1, cols)) + "];");
@@ -125,12 +118,15 @@ void Emitter::emitDotByRows(const ir::Op& op, int64_t lhsFree) {
        ">((int32_t)0);");
   open("for (int64_t k = 0; k < " + std::to_string(product(contractDims)) + "; ++k)");
   declareMultiIndex(contractDims, "k", "c");
-  line("const " + accType + " l = " +
-       asAcc(lhs, at(lhs, operandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch))) + ";");
+  // Row dims are the batch dims then the lhs free dims (o...); the rhs free dims are n0...
+  std::string lhsAt =
+      linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch));
+  line("const " + accType + " l = " + asAccumulator(lhs, acc, at(lhs, lhsAt)) + ";");
   open("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j)");
   declareMultiIndex(colDims, "j", "n");
-  line("acc[j] = lf_add(acc[j], lf_multiply(l, " +
-       asAcc(rhs, at(rhs, operandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0))) + "));");
+  std::string rhsAt =
+      linear(rhs->type.dims, dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0));
+  line("acc[j] = lf_add(acc[j], lf_multiply(l, " + asAccumulator(rhs, acc, at(rhs, rhsAt)) + "));");
   close();
   close();
   open("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j)");
