@@ -11,25 +11,6 @@ void cloneRegionInto(const Region& from, Region& to, ValueMap& map) {
 
 }  // namespace
 
-std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
-                           Attrs attrs, SourceLoc loc, std::string name) {
-  auto op = std::make_unique<Op>();
-  op->kind = kind;
-  op->operands = std::move(operands);
-  op->attrs = std::move(attrs);
-  op->loc = loc;
-  op->name = std::move(name);
-  for (size_t i = 0; i < resultTypes.size(); ++i) {
-    auto v = std::make_unique<Value>();
-    v->type = std::move(resultTypes[i]);
-    v->def = op.get();
-    v->index = static_cast<int>(i);
-    v->name = op->name;
-    op->results.push_back(std::move(v));
-  }
-  return op;
-}
-
 std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map, Region* parent) {
   std::vector<Value*> operands;
   operands.reserve(op.operands.size());

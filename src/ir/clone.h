@@ -1,5 +1,5 @@
-// Building ops outside a region, copying them (regions included) and redirecting uses: the tools
-// that passes use to rewrite the IR in place.
+// Copying ops (regions included) and redirecting uses: the tools that passes use to rewrite the IR
+// in place (ir.h's makeOp builds an op outside any region).
 #pragma once
 
 #include <memory>
@@ -11,11 +11,6 @@ namespace lf::ir {
 
 // From old values to their replacements (a clone's values, or a simplified value).
 using ValueMap = std::unordered_map<const Value*, Value*>;
-
-// A new op that belongs to no region yet: the caller inserts it into `Region::ops` and sets its
-// parent (Region::append only appends at the end, and passes insert in the middle).
-std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
-                           Attrs attrs = NoAttrs{}, SourceLoc loc = {}, std::string name = "");
 
 // A copy of `op` whose parent is `parent`. Operands (and values used inside its regions) found in
 // `map` are replaced; others are kept, so values of enclosing regions stay shared. Every result and

@@ -173,13 +173,12 @@ Value* Region::addArg(Type type, std::string name) {
   return args.back().get();
 }
 
-Op* Region::append(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
-                   Attrs attrs, SourceLoc loc, std::string name) {
+std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
+                           Attrs attrs, SourceLoc loc, std::string name) {
   auto op = std::make_unique<Op>();
   op->kind = kind;
   op->operands = std::move(operands);
   op->attrs = std::move(attrs);
-  op->parent = this;
   op->loc = loc;
   op->name = std::move(name);
   for (size_t i = 0; i < resultTypes.size(); ++i) {
@@ -190,7 +189,14 @@ Op* Region::append(OpKind kind, std::vector<Value*> operands, std::vector<Type> 
     v->name = op->name;
     op->results.push_back(std::move(v));
   }
-  ops.push_back(std::move(op));
+  return op;
+}
+
+Op* Region::append(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
+                   Attrs attrs, SourceLoc loc, std::string name) {
+  ops.push_back(makeOp(kind, std::move(operands), std::move(resultTypes), std::move(attrs), loc,
+                       std::move(name)));
+  ops.back()->parent = this;
   return ops.back().get();
 }
 

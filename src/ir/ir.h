@@ -263,6 +263,11 @@ struct Op {
   Region* addRegion();
 };
 
+// A new op that belongs to no region yet: the caller inserts it into `Region::ops` and sets its
+// parent (Region::append builds its ops with it and appends them; passes insert in the middle).
+std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
+                           Attrs attrs = NoAttrs{}, SourceLoc loc = {}, std::string name = "");
+
 struct Program {
   std::string name;  // the HLO module name
   Region body;       // args: entry parameters in order; yields: the flattened outputs
