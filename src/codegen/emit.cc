@@ -68,7 +68,8 @@ std::string sanitize(const std::string& name) {
 
 }  // namespace
 
-Emitter::Emitter(const plan::Kernel& kernel, Target target) : kernel_(kernel), target_(target) {}
+Emitter::Emitter(const plan::Kernel& kernel, Target target, const BatchLayout* batch)
+    : kernel_(kernel), target_(target), batch_(batch) {}
 
 // ---------------------------------------------------------------------------------------------
 // Text.
@@ -272,6 +273,10 @@ void Emitter::declarePointer(const ir::Value* v) {
   std::string n = name(v);
   switch (s.kind) {
     case plan::StorageKind::Input:
+      if (batch_ != nullptr) {
+        line(batchedInputPointer(v, s.input));
+        break;
+      }
       line("const " + t + "* LF_RESTRICT " + n + " = (const " + t + "*)inputs[" +
            std::to_string(s.input) + "];");
       break;
@@ -344,6 +349,19 @@ void Emitter::emitCopyToOffset(const std::string& toPtr, const ir::Value* from) 
   openParallelLoop(from->type.numElements());
   line(toPtr + "[i] = " + at(from, "i") + ";");
   close();
+}
+
+void Emitter::emitOutputs() {
+  const auto& yields = kernel_.program->body.yields;
+  for (size_t k = 0; k < yields.size(); ++k) {
+    line("// output " + std::to_string(k));
+    if (batch_ != nullptr) {
+      emitChainOutput(k);
+      continue;
+    }
+    std::string t = cType(yields[k]->type.dtype);
+    emitCopyToOffset("((" + t + "*)outputs[" + std::to_string(k) + "])", yields[k]);
+  }
 }
 
 void Emitter::emitReshape(const ir::Op& op) {
@@ -431,20 +449,16 @@ void Emitter::emitOp(const ir::Op& op) {
 }
 
 std::string Emitter::kernelSource(const std::string& entryName) {
-  // A CPU kernel with threads runs its body inside an OpenMP parallel region: one level deeper.
+  // A CPU kernel with threads runs its body inside an OpenMP parallel region: one level deeper; a
+  // batch-mapped one inside the loop over chains too.
   const bool cpuTeam = target_ == Target::Cpu && kernel_.cpuThreads > 1;
-  const int bodyIndent = cpuTeam ? 2 : 1;
+  int bodyIndent = cpuTeam ? 2 : 1;
+  if (batch_ != nullptr && target_ == Target::Cpu) bodyIndent = batch_->cpuThreads > 1 ? 3 : 2;
   // The body first: the declarations above it (constant tables, buffer pointers) then cover only
   // the values it names, so the code has no unused variables (NVRTC warns about them).
   indent_ = bodyIndent;
   emitRegion(kernel_.program->body);
-  const auto& yields = kernel_.program->body.yields;
-  for (size_t k = 0; k < yields.size(); ++k) {
-    std::string t = cType(yields[k]->type.dtype);
-    line("// output " + std::to_string(k));
-    std::string out = "((" + t + "*)outputs[" + std::to_string(k) + "])";
-    emitCopyToOffset(out, yields[k]);
-  }
+  emitOutputs();
   std::string body = out_.str();
   out_.str("");
   indent_ = bodyIndent;
@@ -459,6 +473,7 @@ std::string Emitter::kernelSource(const std::string& entryName) {
   line("");
   emitConstants();
   line("");
+  if (batch_ != nullptr) return batchedKernelSource(entryName, pointers, body);
   // The body is the same for both targets; only the entry's signature differs.
   std::string code = pointers + body;
   bool usesScratch = code.find("lf_scratch") != std::string::npos;
@@ -524,17 +539,12 @@ plan::PlanOptions planOptionsFromEnvironment() {
 }  // namespace
 
 EmittedKernel emit(const ir::Program& program, Target target) {
-  plan::Kernel k = plan::plan(program, target, planOptionsFromEnvironment());
-  EmittedKernel out;
-  out.target = target;
-  out.entryName = "loopfuse_" + sanitize(program.name.empty() ? "main" : program.name);
-  for (const auto& arg : program.body.args) {
-    out.inputs.push_back(arg->type);
-    out.inputNames.push_back(arg->name);
-  }
-  for (const ir::Value* y : program.body.yields) out.outputs.push_back(y->type);
-  out.scratchBytes = k.scratchBytes;
-  out.explain = k.explain();
+  const plan::PlanOptions options = planOptionsFromEnvironment();
+  BatchAttempt batched = emitBatched(program, target, options);
+  if (batched.kernel) return std::move(*batched.kernel);
+  plan::Kernel k = plan::plan(program, target, options);
+  EmittedKernel out = describe(program, target, k.scratchBytes);
+  out.explain = k.explain() + "batch mapping: none: " + batched.why + "\n";
   out.cudaMode = plan::cudaModeName(k.cuda.mode);
   out.blockThreads = k.cuda.blockThreads;
   out.cooperative = k.cuda.mode == plan::CudaMode::Grid;
@@ -545,10 +555,28 @@ EmittedKernel emit(const ir::Program& program, Target target) {
     if (k.cuda.mode == plan::CudaMode::Thread) prelude += "#define LF_THREAD_MODE 1\n";
     if (k.cuda.mode == plan::CudaMode::Grid) prelude += "#define LF_GRID_MODE 1\n";
   }
-  prelude += preludeFile(target == Target::Cpu ? "lf_cpu.h" : "lf_cuda.h");
-  prelude += preludeFile("lf_common.h");
-  out.source = prelude + "\n" + Emitter(k, target).kernelSource(out.entryName);
+  out.source = withPrelude(prelude, target) + Emitter(k, target).kernelSource(out.entryName);
   return out;
+}
+
+EmittedKernel describe(const ir::Program& program, Target target, int64_t scratchBytes) {
+  EmittedKernel out;
+  out.target = target;
+  out.entryName = "loopfuse_" + sanitize(program.name.empty() ? "main" : program.name);
+  for (const auto& arg : program.body.args) {
+    out.inputs.push_back(arg->type);
+    out.inputNames.push_back(arg->name);
+  }
+  for (const ir::Value* y : program.body.yields) out.outputs.push_back(y->type);
+  out.scratchBytes = scratchBytes;
+  return out;
+}
+
+std::string withPrelude(const std::string& defines, Target target) {
+  std::string text = defines;
+  text += preludeFile(target == Target::Cpu ? "lf_cpu.h" : "lf_cuda.h");
+  text += preludeFile("lf_common.h");
+  return text + "\n";
 }
 
 }  // namespace lf::codegen

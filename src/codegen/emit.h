@@ -25,9 +25,13 @@ struct EmittedKernel {
   std::string explain;       // human-readable plan summary (`loopfuse explain`)
   // CUDA launch, from the planner's execution mode: "thread" (one thread), "block" (one block of
   // blockThreads) or "grid" (cooperative; blocks of blockThreads, as many as fit on the device).
+  // "batch-thread" / "batch-block": a batch-mapped kernel, one thread / block per chain, launched
+  // as gridBlocks blocks (not cooperative: chains never wait for each other).
   std::string cudaMode = "thread";
   unsigned blockThreads = 1;
   bool cooperative = false;
+  unsigned gridBlocks = 1;
+  int64_t chains = 0;  // batch-mapped: the number of independent chains (0: not batch-mapped)
 };
 
 // CPU entry ABI (what the runtime calls after dlopen):

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -23,9 +24,37 @@ std::string cType(DType t);
 // Row-major strides of dims (in elements).
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
 
+// The parts of an EmittedKernel that come from the program's signature (entry name, inputs,
+// outputs) and the scratch size.
+EmittedKernel describe(const ir::Program& program, Target target, int64_t scratchBytes);
+// `defines` (mode macros) followed by the target's prelude and the common one.
+std::string withPrelude(const std::string& defines, Target target);
+
+// The kernel of a batch-mapped program (emit_batch.cc), or why the program is not batch-mapped.
+struct BatchAttempt {
+  std::optional<EmittedKernel> kernel;
+  std::string why;
+};
+BatchAttempt emitBatched(const ir::Program& program, Target target,
+                         const plan::PlanOptions& options);
+
+// How a batch-mapped kernel (batch/batch.h) lays its chains out: the planned kernel is the program
+// of one group of chains, and the entry runs it once per group.
+struct BatchLayout {
+  int64_t chains = 0;
+  int64_t group = 1;               // chains per group
+  std::vector<int> inputDims;      // per original input: 0 when batched (leading), else -1
+  std::vector<int> outputDims;     // per output: its batch dimension, or -1 (chain 0 writes it)
+  std::vector<ir::Type> outputs;   // the whole outputs' types
+  int chainInput = -1;             // the group program's argument: the group's first chain
+  int cpuThreads = 1;              // CPU: threads that share out the groups
+  bool chainPerBlock = false;      // CUDA: one block per chain (else one thread per chain)
+  int64_t scratchPerSlot = 0;      // bytes of scratch each group (CUDA) or thread (CPU) owns
+};
+
 class Emitter {
  public:
-  Emitter(const plan::Kernel& kernel, Target target);
+  Emitter(const plan::Kernel& kernel, Target target, const BatchLayout* batch = nullptr);
   // The kernel part of the translation unit (everything after the preludes).
   std::string kernelSource(const std::string& entryName);
 
@@ -74,6 +103,13 @@ class Emitter {
   void emitOp(const ir::Op& op);
   void emitCopy(const ir::Value* to, const ir::Value* from);               // whole buffer
   void emitCopyToOffset(const std::string& toPtr, const ir::Value* from);  // raw pointer target
+  void emitOutputs();  // copies the program's yields to the output pointers
+
+  // ---- Batch mapping (emit_batch.cc): the chain's view of inputs and outputs, the entry.
+  std::string batchedInputPointer(const ir::Value* v, int input);
+  void emitChainOutput(size_t k);
+  std::string batchedKernelSource(const std::string& entryName, const std::string& pointers,
+                                  const std::string& body);
 
   // ---- Op families.
   void emitElementwise(const ir::Op& op);  // emit_elementwise.cc
@@ -111,6 +147,7 @@ class Emitter {
 
   const plan::Kernel& kernel_;
   Target target_;
+  const BatchLayout* batch_ = nullptr;
   std::ostringstream out_;
   int indent_ = 0;
   std::unordered_map<const ir::Value*, std::string> names_;

@@ -31,7 +31,10 @@ class CpuExecutable : public Executable {
  public:
   CpuExecutable(codegen::EmittedKernel kernel, CompileStats stats)
       : kernel_(std::move(kernel)), stats_(std::move(stats)) {
-    if (kernel_.source.find("#define LF_CPU_THREADS") != std::string::npos) pinOpenMpRuntime();
+    if (kernel_.source.find("#define LF_CPU_THREADS") != std::string::npos ||
+        kernel_.source.find("#define LF_CPU_BATCH_THREADS") != std::string::npos) {
+      pinOpenMpRuntime();
+    }
     handle_ = dlopen(stats_.objectPath.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle_ == nullptr) {
       throw std::runtime_error("cannot load the compiled kernel " + stats_.objectPath + ": " +

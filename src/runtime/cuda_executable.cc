@@ -151,6 +151,10 @@ class CudaExecutableImpl : public CudaExecutable {
     info_.cooperative =
         kernel_.cooperative || kernel_.source.find("#define LF_GRID_MODE") != std::string::npos;
     const bool threadMode = kernel_.source.find("#define LF_THREAD_MODE") != std::string::npos;
+    if (kernel_.chains > 0) {
+      batchLaunch(requested);
+      return;
+    }
     if (threadMode && requested > 1)
       throw CudaError(what_ + " was planned for one thread (thread mode); set LOOPFUSE_CUDA_MODE=" +
                       "block to run it on LOOPFUSE_CUDA_BLOCK_THREADS=" +
@@ -175,6 +179,31 @@ class CudaExecutableImpl : public CudaExecutable {
                         " threads fits on a multiprocessor");
       info_.gridBlocks = static_cast<unsigned>(perSm * device_.multiprocessors);
     }
+  }
+
+  // A batch-mapped kernel: one thread per chain (blocks of the planned size, enough of them for
+  // every chain) or one block per chain. Chains never wait for each other: a plain launch.
+  void batchLaunch(unsigned requested) {
+    info_.cooperative = false;
+    const bool perBlock = kernel_.cudaMode == "batch-block";
+    if (!perBlock && requested != 0) {
+      throw CudaError(what_ + " runs one chain per thread, each in thread mode; " +
+                      "LOOPFUSE_CUDA_BLOCK_THREADS does not apply (LOOPFUSE_BATCH=off runs it " +
+                      "as one kernel over the whole batch)");
+    }
+    info_.blockThreads = requested != 0 ? requested : std::max(1u, kernel_.blockThreads);
+    if (info_.blockThreads > static_cast<unsigned>(info_.maxThreadsPerBlock)) {
+      if (perBlock) {
+        throw CudaError(what_ + " can run at most " + std::to_string(info_.maxThreadsPerBlock) +
+                        " threads per block (it uses " + std::to_string(info_.registers) +
+                        " registers per thread); asked for " + std::to_string(info_.blockThreads));
+      }
+      // One thread per chain: smaller blocks, more of them.
+      info_.blockThreads = static_cast<unsigned>(info_.maxThreadsPerBlock) / 32 * 32;
+    }
+    const auto chains = static_cast<unsigned long long>(kernel_.chains);
+    info_.gridBlocks = static_cast<unsigned>(
+        perBlock ? chains : (chains + info_.blockThreads - 1) / info_.blockThreads);
   }
 
   void allocateHostRunBuffers() const {

@@ -3,7 +3,8 @@
 // The CPU runs the kernel as one thread of the SPMD group (LF_TID is 0, LF_NTHREADS is 1 and a
 // barrier has nothing to wait for) or, when the emitter defines LF_CPU_THREADS, as an OpenMP team
 // whose threads split every stage like a CUDA block's (LF_BARRIER() is an OpenMP barrier; the
-// entry declares lf_tid and lf_nthreads inside its parallel region).
+// entry declares lf_tid and lf_nthreads inside its parallel region). A batch-mapped kernel with
+// LF_CPU_BATCH_THREADS shares its chains out over an OpenMP team; each chain's code is one thread's.
 #pragma once
 
 #include <math.h>  // the C names (expf, log1p, ...) in the global namespace, as CUDA has them
@@ -13,8 +14,10 @@
 #define LF_TARGET_CPU 1
 #define LF_DEVICE inline
 #define LF_RESTRICT __restrict__
-#ifdef LF_CPU_THREADS
+#if defined(LF_CPU_THREADS) || defined(LF_CPU_BATCH_THREADS)
 #include <omp.h>
+#endif
+#ifdef LF_CPU_THREADS
 #define LF_TID lf_tid
 #define LF_NTHREADS lf_nthreads
 #define LF_BARRIER() _Pragma("omp barrier")

@@ -1,0 +1,245 @@
+// One batch rule per op family. A rule fails when the op would make one chain's result depend on
+// another chain's values (a reduction or contraction over the batch dimension, a slice of part of
+// it, a reshape that merges it with another dimension, ...).
+#include "batch/rules.h"
+
+#include <algorithm>
+
+namespace lf::batch {
+namespace {
+
+using ir::Op;
+using ir::OpKind;
+
+bool contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+OpRule fail(std::string why) {
+  OpRule r;
+  r.error = std::move(why);
+  return r;
+}
+
+// Ops whose operands of the result's rank are read at the same index as the result (elementwise
+// ops, concatenate, reduce's inputs, sort's keys, ...): the batched ones must agree on the batch
+// dimension, and shared ones of that rank are sliced there. Operands of another rank (scalars,
+// init values) are read whole. `count` limits the aligned operands to the first `count`.
+OpRule aligned(const Op& op, const std::vector<int>& in, size_t count) {
+  int rank = op.operands[0]->type.rank();
+  int d = -1;
+  for (size_t i = 0; i < count; ++i) {
+    if (in[i] < 0) continue;
+    if (d >= 0 && in[i] != d) return fail("reads operands batched at different dimensions");
+    d = in[i];
+  }
+  OpRule r;
+  r.operands.assign(in.size(), -1);
+  for (size_t i = 0; i < count; ++i) {
+    if (op.operands[i]->type.rank() == rank) r.operands[i] = d;
+  }
+  r.result = d;
+  return r;
+}
+
+// A rule for an op with one array operand (plus scalars) whose result dimension is `result`.
+OpRule single(const std::vector<int>& in, int result) {
+  OpRule r;
+  r.operands.assign(in.size(), -1);
+  r.operands[0] = in[0];
+  r.result = result;
+  return r;
+}
+
+OpRule reshapeRule(const Op& op, int d, int64_t chains) {
+  const auto& from = op.operands[0]->type.dims;
+  const auto& to = op.result()->type.dims;
+  int64_t before = 1;
+  for (int i = 0; i < d; ++i) before *= from[i];
+  int64_t product = 1;
+  for (size_t j = 0; j < to.size(); ++j) {
+    if (product == before && to[j] == chains) return single({d}, static_cast<int>(j));
+    product *= to[j];
+  }
+  return fail("merges the batch dimension with another dimension");
+}
+
+OpRule dotRule(const Op& op, const std::vector<int>& in) {
+  const auto& a = op.attr<ir::DotAttrs>();
+  auto freeDims = [](const ir::Type& t, const std::vector<int64_t>& batch,
+                     const std::vector<int64_t>& contracting) {
+    std::vector<int64_t> free;
+    for (int64_t i = 0; i < t.rank(); ++i) {
+      if (!contains(batch, i) && !contains(contracting, i)) free.push_back(i);
+    }
+    return free;
+  };
+  auto lhsFree = freeDims(op.operands[0]->type, a.lhsBatch, a.lhsContracting);
+  auto rhsFree = freeDims(op.operands[1]->type, a.rhsBatch, a.rhsContracting);
+  const int nb = static_cast<int>(a.lhsBatch.size());
+  OpRule r;
+  r.operands = {-1, -1};
+  // The side that is batched decides; the other must be batched at the paired batch dimension,
+  // or shared.
+  for (int side = 0; side < 2; ++side) {
+    int d = in[side];
+    if (d < 0) continue;
+    const auto& batch = side == 0 ? a.lhsBatch : a.rhsBatch;
+    const auto& otherBatch = side == 0 ? a.rhsBatch : a.lhsBatch;
+    const auto& contracting = side == 0 ? a.lhsContracting : a.rhsContracting;
+    const auto& free = side == 0 ? lhsFree : rhsFree;
+    if (contains(contracting, d)) return fail("contracts the batch dimension");
+    auto k = std::find(batch.begin(), batch.end(), d) - batch.begin();
+    if (k < nb) {
+      int other = static_cast<int>(otherBatch[k]);
+      if (in[1 - side] >= 0 && in[1 - side] != other) {
+        return fail("pairs the batch dimension with another dimension");
+      }
+      r.operands[side] = d;
+      r.operands[1 - side] = other;
+      r.result = static_cast<int>(k);
+      return r;
+    }
+    if (in[1 - side] >= 0) return fail("multiplies two batched operands across chains");
+    auto j = std::find(free.begin(), free.end(), d) - free.begin();
+    r.operands[side] = d;
+    r.result = nb + static_cast<int>(j) + (side == 1 ? static_cast<int>(lhsFree.size()) : 0);
+    return r;
+  }
+  return r;
+}
+
+OpRule reduceRule(const Op& op, const std::vector<int>& in) {
+  size_t n = op.operands.size() / 2;
+  OpRule r = aligned(op, in, n);
+  if (!r.error.empty() || r.result < 0) return r;
+  const auto& dims = op.attr<ir::ReduceAttrs>().dimensions;
+  if (contains(dims, r.result)) return fail("reduces over the batch dimension");
+  int removed = static_cast<int>(std::count_if(dims.begin(), dims.end(),
+                                               [&](int64_t x) { return x < r.result; }));
+  r.result -= removed;
+  return r;
+}
+
+OpRule reduceWindowRule(const Op& op, const std::vector<int>& in) {
+  OpRule r = aligned(op, in, op.operands.size() / 2);
+  if (!r.error.empty() || r.result < 0) return r;
+  const auto& a = op.attr<ir::ReduceWindowAttrs>();
+  size_t d = static_cast<size_t>(r.result);
+  bool trivial = a.sizes[d] == 1 && a.strides[d] == 1 && a.padLow[d] == 0 && a.padHigh[d] == 0 &&
+                 a.baseDilation[d] == 1 && a.windowDilation[d] == 1;
+  if (!trivial) return fail("has a window along the batch dimension");
+  return r;
+}
+
+OpRule dynamicUpdateSliceRule(const Op& op, const std::vector<int>& in, int64_t chains) {
+  int a = in[0], u = in[1];
+  if (a >= 0 && u >= 0 && a != u) return fail("reads operands batched at different dimensions");
+  int d = a >= 0 ? a : u;
+  if (op.operands[0]->type.dims[d] != chains || op.operands[1]->type.dims[d] != chains) {
+    return fail("writes part of the batch dimension");
+  }
+  OpRule r;
+  r.operands.assign(in.size(), -1);
+  r.operands[0] = r.operands[1] = d;
+  r.result = d;
+  return r;
+}
+
+}  // namespace
+
+OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
+  if (std::all_of(in.begin(), in.end(), [](int d) { return d < 0; })) {
+    OpRule shared;
+    shared.operands.assign(in.size(), -1);
+    return shared;
+  }
+  const ir::Type& t0 = op.operands[0]->type;
+  int d0 = in[0];
+  switch (op.kind) {
+    case OpKind::BitcastConvert: {
+      int rank = std::min(t0.rank(), op.result()->type.rank());
+      if (d0 >= rank) return fail("changes the width of the batch dimension");
+      return single(in, d0);
+    }
+    case OpKind::Threefry2x32:
+      return aligned(op, in, in.size());
+    case OpKind::Broadcast:
+      return single(in, static_cast<int>(op.attr<ir::BroadcastAttrs>().dimensions[d0]));
+    case OpKind::Reshape:
+      return reshapeRule(op, d0, chains);
+    case OpKind::Transpose: {
+      const auto& perm = op.attr<ir::TransposeAttrs>().permutation;
+      return single(in, static_cast<int>(std::find(perm.begin(), perm.end(), d0) - perm.begin()));
+    }
+    case OpKind::Slice: {
+      const auto& a = op.attr<ir::SliceAttrs>();
+      if (a.starts[d0] != 0 || a.limits[d0] != chains || a.strides[d0] != 1) {
+        return fail("takes part of the batch dimension");
+      }
+      return single(in, d0);
+    }
+    case OpKind::DynamicSlice:
+      if (op.attr<ir::DynamicSliceAttrs>().sizes[d0] != chains) {
+        return fail("takes part of the batch dimension");
+      }
+      return single(in, d0);
+    case OpKind::DynamicUpdateSlice:
+      return dynamicUpdateSliceRule(op, in, chains);
+    case OpKind::Concatenate: {
+      OpRule r = aligned(op, in, in.size());
+      if (r.error.empty() && r.result == op.attr<ir::ConcatenateAttrs>().dimension) {
+        return fail("concatenates along the batch dimension");
+      }
+      return r;
+    }
+    case OpKind::Pad: {
+      const auto& a = op.attr<ir::PadAttrs>();
+      if (a.low[d0] != 0 || a.high[d0] != 0 || a.interior[d0] != 0) {
+        return fail("pads the batch dimension");
+      }
+      return single(in, d0);
+    }
+    case OpKind::Reverse:
+      if (contains(op.attr<ir::ReverseAttrs>().dimensions, d0)) {
+        return fail("reverses the batch dimension");
+      }
+      return single(in, d0);
+    case OpKind::Dot:
+      return dotRule(op, in);
+    case OpKind::Reduce:
+      return reduceRule(op, in);
+    case OpKind::ReduceWindow:
+      return reduceWindowRule(op, in);
+    case OpKind::Sort: {
+      OpRule r = aligned(op, in, in.size());
+      if (r.error.empty() && r.result == op.attr<ir::SortAttrs>().dimension) {
+        return fail("sorts along the batch dimension");
+      }
+      return r;
+    }
+    default:
+      if (ir::isElementwise(op.kind)) return aligned(op, in, in.size());
+      return fail("reads a batched operand (batch mapping does not handle " +
+                  std::string(ir::opKindName(op.kind)) + " yet)");
+  }
+}
+
+ir::Attrs groupAttrs(const Op& op, const OpRule& rule, int64_t group) {
+  if (rule.result < 0) return op.attrs;
+  const int d = rule.result;
+  if (op.kind == OpKind::Slice) {
+    auto a = op.attr<ir::SliceAttrs>();
+    a.limits[d] = group;
+    return a;
+  }
+  if (op.kind == OpKind::DynamicSlice) {
+    auto a = op.attr<ir::DynamicSliceAttrs>();
+    a.sizes[d] = group;
+    return a;
+  }
+  // Every other attribute is about dimension numbers or other dimensions, which stay the same.
+  return op.attrs;
+}
+
+}  // namespace lf::batch
