@@ -48,7 +48,8 @@ class Analyzer {
     for (const auto& r : op.regions) closedScalarRegion(op, *r);
     OpRule rule = ruleFor(op, in, chains_);
     if (!rule.error.empty()) mixes(op, rule.error);
-    for (size_t i = 0; i < op.results.size(); ++i) m_.dims[op.result(static_cast<int>(i))] = rule.result;
+    for (size_t i = 0; i < op.results.size(); ++i)
+      m_.dims[op.result(static_cast<int>(i))] = rule.result;
   }
 
   // Reducer, comparator and combiner regions are scalar code on their arguments: they may read
@@ -102,7 +103,8 @@ class Analyzer {
       for (size_t k = 0; k < results.size(); ++k) {
         int d = dim(branch.yields[k]);
         if (d < 0) continue;
-        if (results[k] >= 0 && results[k] != d) mixes(op, "yields result " + std::to_string(k) + " batched at different dimensions");
+        if (results[k] >= 0 && results[k] != d)
+          mixes(op, "yields result " + std::to_string(k) + " batched at different dimensions");
         results[k] = d;
       }
     }
@@ -114,7 +116,8 @@ class Analyzer {
   }
 
   void setResults(const Op& op, const std::vector<int>& dims) {
-    for (size_t k = 0; k < op.results.size(); ++k) m_.dims[op.result(static_cast<int>(k))] = dims[k];
+    for (size_t k = 0; k < op.results.size(); ++k)
+      m_.dims[op.result(static_cast<int>(k))] = dims[k];
   }
 
   Mapping& m_;

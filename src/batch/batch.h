@@ -26,8 +26,8 @@
 namespace lf::batch {
 
 struct Mapping {
-  int64_t chains = 0;      // the batch size; 0 when the program cannot be mapped
-  std::string reason;      // why it cannot (empty when it can)
+  int64_t chains = 0;           // the batch size; 0 when the program cannot be mapped
+  std::string reason;           // why it cannot (empty when it can)
   std::vector<int> inputDims;   // per program input: its batch dimension (always 0) or -1
   std::vector<int> outputDims;  // per program output: its batch dimension or -1
   // Every value of the program (region arguments included): its batch dimension, -1 when shared.

@@ -45,8 +45,9 @@ class Builder {
     std::vector<Value*> operands{v};
     for (int i = 0; i < v->type.rank(); ++i) operands.push_back(i == d ? first_ : zero);
     Type type = withGroup(v->type, d, group_);
-    return to.append(OpKind::DynamicSlice, operands, {type}, ir::DynamicSliceAttrs{type.dims}, {},
-                     name + "_group")
+    return to
+        .append(OpKind::DynamicSlice, operands, {type}, ir::DynamicSliceAttrs{type.dims}, {},
+                name + "_group")
         ->result();
   }
 
@@ -56,7 +57,8 @@ class Builder {
     std::vector<int> in;
     for (const Value* v : from.operands) in.push_back(dim(v));
     OpRule rule = ruleFor(from, in, m_.chains);
-    if (!rule.error.empty()) throw std::logic_error("batch rule failed after analysis: " + rule.error);
+    if (!rule.error.empty())
+      throw std::logic_error("batch rule failed after analysis: " + rule.error);
     std::vector<Value*> operands;
     for (size_t i = 0; i < from.operands.size(); ++i) {
       operands.push_back(read(from.operands[i], rule.operands[i], to));

@@ -115,8 +115,8 @@ OpRule reduceRule(const Op& op, const std::vector<int>& in) {
   if (!r.error.empty() || r.result < 0) return r;
   const auto& dims = op.attr<ir::ReduceAttrs>().dimensions;
   if (contains(dims, r.result)) return fail("reduces over the batch dimension");
-  int removed = static_cast<int>(std::count_if(dims.begin(), dims.end(),
-                                               [&](int64_t x) { return x < r.result; }));
+  int removed = static_cast<int>(
+      std::count_if(dims.begin(), dims.end(), [&](int64_t x) { return x < r.result; }));
   r.result -= removed;
   return r;
 }

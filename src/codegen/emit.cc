@@ -127,7 +127,8 @@ void Emitter::declareMultiIndex(const std::vector<int64_t>& dims, const std::str
     if (!used.empty() && !used[d]) continue;
     std::string e = "(" + var + " / " + std::to_string(strides[d]) + ")";
     if (d > 0) e += " % " + std::to_string(dims[d]);
-    line("const int64_t " + prefix + std::to_string(d) + " = " + e + ";");
+    // A component may go unread: a one-element local ignores its index.
+    line("[[maybe_unused]] const int64_t " + prefix + std::to_string(d) + " = " + e + ";");
   }
 }
 

@@ -79,9 +79,9 @@ std::string Emitter::batchedKernelSource(const std::string& entryName, const std
     // The floating-point mode is per thread.
     line("LF_ENTRY_SCOPE();");
     if (usesScratch) {
-      line(threads > 1 ? "char* lf_scratch = (char*)scratch + (int64_t)omp_get_thread_num() * " +
-                             slot + ";"
-                       : "char* lf_scratch = (char*)scratch;");
+      line(threads > 1
+               ? "char* lf_scratch = (char*)scratch + (int64_t)omp_get_thread_num() * " + slot + ";"
+               : "char* lf_scratch = (char*)scratch;");
     }
     // Dynamic: groups whose loops run for different trip counts, or threads the OS delays, do not
     // hold the others up.
@@ -199,8 +199,9 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
   batch::Mapping m = batch::analyze(program);
   if (!m.mapped()) return {std::nullopt, m.reason};
   if (policy == BatchPolicy::Auto && !loopCarriesBatch(program.body, m)) {
-    return {std::nullopt, "no loop carries batched state (one kernel over the whole batch is as "
-                          "parallel, and vectorises across chains)"};
+    return {std::nullopt,
+            "no loop carries batched state (one kernel over the whole batch is as "
+            "parallel, and vectorises across chains)"};
   }
   BatchLayout layout;
   layout.chains = m.chains;
@@ -270,7 +271,8 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
   out.blockThreads = blockThreads;
   out.gridBlocks = gridBlocks;
   out.chains = m.chains;
-  out.source = withPrelude(defines, target) + Emitter(k, target, &layout).kernelSource(out.entryName);
+  out.source =
+      withPrelude(defines, target) + Emitter(k, target, &layout).kernelSource(out.entryName);
   return {std::move(out), ""};
 }
 

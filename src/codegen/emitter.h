@@ -42,14 +42,14 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
 // of one group of chains, and the entry runs it once per group.
 struct BatchLayout {
   int64_t chains = 0;
-  int64_t group = 1;               // chains per group
-  std::vector<int> inputDims;      // per original input: 0 when batched (leading), else -1
-  std::vector<int> outputDims;     // per output: its batch dimension, or -1 (chain 0 writes it)
-  std::vector<ir::Type> outputs;   // the whole outputs' types
-  int chainInput = -1;             // the group program's argument: the group's first chain
-  int cpuThreads = 1;              // CPU: threads that share out the groups
-  bool chainPerBlock = false;      // CUDA: one block per chain (else one thread per chain)
-  int64_t scratchPerSlot = 0;      // bytes of scratch each group (CUDA) or thread (CPU) owns
+  int64_t group = 1;              // chains per group
+  std::vector<int> inputDims;     // per original input: 0 when batched (leading), else -1
+  std::vector<int> outputDims;    // per output: its batch dimension, or -1 (chain 0 writes it)
+  std::vector<ir::Type> outputs;  // the whole outputs' types
+  int chainInput = -1;            // the group program's argument: the group's first chain
+  int cpuThreads = 1;             // CPU: threads that share out the groups
+  bool chainPerBlock = false;     // CUDA: one block per chain (else one thread per chain)
+  int64_t scratchPerSlot = 0;     // bytes of scratch each group (CUDA) or thread (CPU) owns
 };
 
 class Emitter {

@@ -8,11 +8,14 @@
 #   2. the CUDA gtests (tests/runtime/cuda_runtime_test.cc) with the GPU present
 #   3. every corpus program (tests/programs/*.hlo and *.cuda.hlo): loopfuse run --target cuda
 #      --check, in the mode the planner chose (thread, block or grid)
-#   4. the seed program timed through loopfuse beside jax.jit: batch 1, vmap 1024, vmap 4096
-#   5. compute-sanitizer memcheck and racecheck on five programs, in a block of 32 threads
-#   6. the corpus again in one block of 128 threads (the emitter's barriers under real parallelism)
+#   4. the seed program timed through loopfuse beside jax.jit: batch 1, vmap 1024, vmap 4096 (the
+#      vmapped ones batch-mapped: one thread per chain)
+#   5. the corpus batch-mapped wherever the analysis allows (LOOPFUSE_BATCH=on)
+#   6. compute-sanitizer memcheck and racecheck on six programs: five in a block of 32 threads, the
+#      vmapped Langevin sampler batch-mapped
+#   7. the corpus again in one block of 128 threads (the emitter's barriers under real parallelism)
 # Logs go to $OUT (at most 8 files come back): summary.txt build.log tests.log corpus_plan.log
-# timing.log sanitizer.log corpus_t128.log.
+# timing.log corpus_batch.log sanitizer.log corpus_t128.log.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -101,9 +104,14 @@ run_one() {
   base=$(basename "$file" .hlo)
   base=${base%.cuda}
   local log=$WORK/runs/$threads/$(basename "$file").log
-  # "plan": the mode and threads the planner chose; a number: block mode with that many threads.
+  # "plan": the mode and threads the planner chose; "batch": batch-mapped wherever possible; a
+  # number: block mode with that many threads.
   local env=()
-  [ "$threads" != plan ] && env=(LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS="$threads")
+  case $threads in
+    plan) ;;
+    batch) env=(LOOPFUSE_BATCH=on) ;;
+    *) env=(LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS="$threads") ;;
+  esac
   env "${env[@]}" timeout "$RUN_TIMEOUT" "$LF" run "$file" \
     --inputs "tests/programs/$base.npz" --target cuda --check >"$log" 2>&1
   case $? in
@@ -148,19 +156,21 @@ if time_left; then
       timeout 60 env "${env[@]}" "$TOOL" bench "$1" "$3" "$4" 2>&1 | sed "s/^/threads $2 /"
     }
     bench tests/programs/seed_x64.cuda.hlo plan tests/programs/seed_x64.npz 5
-    for t in 128 1024; do
+    # The planned launch (batch-mapped: one thread per chain), then the whole batch in one block
+    # for comparison (the log has both; the table shows the planned one).
+    for t in plan 256; do
       bench tests/programs/seed_vmap1024.cuda.hlo $t tests/programs/seed_vmap1024.npz 3
       [ -f "$WORK/seed/seed_vmap4096.hlo" ] &&
         bench "$WORK/seed/seed_vmap4096.hlo" $t "$WORK/seed/seed_vmap4096.npz" 3
     done
   } >"$OUT/timing.log" 2>&1
-  ms() { awk -v k="$1" '$0 ~ k {for (i = 1; i < NF; i++) if ($i == "median_ms") print $(i + 1)}' "$OUT/timing.log" | sort -g | head -1; }
+  ms() { grep -E "$1" "$OUT/timing.log" | awk '{for (i = 1; i < NF; i++) if ($i == "median_ms") print $(i + 1)}' | sort -g | head -1; }
   chk() { grep "$1" "$OUT/timing.log" | grep -q MISMATCH && echo " MISMATCH"; }
   printf -v header '%-12s %-14s %-14s %s' "" "loopfuse ms" "jax.jit ms" "jax/loopfuse"
   row "timing (median, best launch)" "$header"
   for case in "1:seed_x64.cuda.hlo" "1024:seed_vmap1024.cuda.hlo" "4096:seed_vmap4096.hlo"; do
     b=${case%%:*} f=${case#*:}
-    l=$(ms "$f") j=$(ms "jax batch $b ")
+    l=$(ms "threads plan .*$f") j=$(ms "jax batch $b ")
     ratio=$(awk -v l="${l:-0}" -v j="${j:-0}" 'BEGIN { if (l > 0 && j > 0) printf "%.1fx", j / l; else print "-" }')
     printf -v line '%-12s %-14s %-14s %s%s' "batch $b" "${l:--}" "${j:--}" "$ratio" "$(chk "$f")"
     row "" "$line"
@@ -169,13 +179,18 @@ else
   row "timing" "skipped (time)"
 fi
 
-# --- 5. compute-sanitizer ----------------------------------------------------------------------
-SANITIZE="seed_x64 loop_while_newton sort_values random_threefry_gpu_kernel reduce_variance_layernorm"
+# --- 5. the corpus batch-mapped --------------------------------------------------------------
+if time_left; then corpus batch corpus_batch.log 60; else row "corpus, batch-mapped" "skipped (time)"; fi
+
+# --- 6. compute-sanitizer ----------------------------------------------------------------------
+# name:mode, mode "block32" (a block of 32 threads) or "plan" (the planner's launch).
+SANITIZE="seed_x64:block32 loop_while_newton:block32 sort_values:block32 random_threefry_gpu_kernel:block32 reduce_variance_layernorm:block32 model_vmap_langevin:plan"
 if time_left && command -v compute-sanitizer >/dev/null; then
   : >"$OUT/sanitizer.log"
   for tool in memcheck racecheck; do
     clean=0 dirty=""
-    for p in $SANITIZE; do
+    for entry in $SANITIZE; do
+      p=${entry%%:*} mode=${entry#*:}
       f=tests/programs/$p.hlo
       [ -f tests/programs/$p.cuda.hlo ] && f=tests/programs/$p.cuda.hlo
       npz=tests/programs/$p.npz
@@ -185,19 +200,21 @@ if time_left && command -v compute-sanitizer >/dev/null; then
           "$npz" "$WORK/seed50.npz" && npz=$WORK/seed50.npz
       fi
       echo "=== $tool $p" >>"$OUT/sanitizer.log"
-      LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS=32 timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      env=()
+      [ "$mode" = block32 ] && env=(LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS=32)
+      env "${env[@]}" timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 \
         --print-limit 10 "$LF" run "$f" --inputs "$npz" --target cuda >"$WORK/san.log" 2>&1
       rc=$?
       tail -n 30 "$WORK/san.log" >>"$OUT/sanitizer.log"
       if [ $rc -eq 0 ]; then clean=$((clean + 1)); else dirty="$dirty $p(rc $rc)"; fi
     done
-    row "compute-sanitizer $tool" "$clean/5 clean${dirty:+; not clean:$dirty}"
+    row "compute-sanitizer $tool" "$clean/6 clean${dirty:+; not clean:$dirty}"
   done
 else
   row "compute-sanitizer" "skipped ($(command -v compute-sanitizer >/dev/null && echo time || echo 'not installed'))"
 fi
 
-# --- 6. the corpus in a block of 128 threads ---------------------------------------------------
+# --- 7. the corpus in a block of 128 threads ---------------------------------------------------
 if time_left; then corpus 128 corpus_t128.log 30; else row "corpus, 128 threads" "skipped (time)"; fi
 
 finish
