@@ -146,6 +146,59 @@ OpRule dynamicUpdateSliceRule(const Op& op, const std::vector<int>& in, int64_t 
   return r;
 }
 
+// The output dimension of a gather that holds start-indices dimension `di` (the indices' dims other
+// than the index vector dimension, in order, fill the output dims that are not offset dims).
+int gatherOutputDimOfIndexDim(const Op& op, int di) {
+  const auto& a = op.attr<ir::GatherAttrs>();
+  int k = 0;
+  for (int i = 0; i < di; ++i) k += i != a.indexVectorDim;
+  for (int o = 0; o < op.result()->type.rank(); ++o) {
+    if (contains(a.offsetDims, o)) continue;
+    if (k-- == 0) return o;
+  }
+  return -1;
+}
+
+// A gather mixes nothing when each chain gathers with its own indices (from a shared operand, or
+// from its own rows of a batched one: a batching dimension pair), or when the operand's batch
+// dimension is a whole offset dimension of every slice (and the indices are shared).
+OpRule gatherRule(const Op& op, const std::vector<int>& in, int64_t chains) {
+  const auto& a = op.attr<ir::GatherAttrs>();
+  int operandDim = in[0], indexDim = in[1];
+  OpRule r;
+  r.operands = {-1, -1};
+  if (operandDim >= 0 && !contains(a.operandBatchingDims, operandDim)) {
+    if (indexDim >= 0) return fail("gathers batched rows with batched indices");
+    if (contains(a.collapsedSliceDims, operandDim) || a.sliceSizes[operandDim] != chains) {
+      return fail("gathers along the batch dimension");
+    }
+    int slot = 0;  // the operand dim's place among the offset (not collapsed, not batching) dims
+    for (int i = 0; i < operandDim; ++i) {
+      slot += !contains(a.collapsedSliceDims, i) && !contains(a.operandBatchingDims, i);
+    }
+    r.operands[0] = operandDim;
+    r.result = static_cast<int>(a.offsetDims[slot]);
+    return r;
+  }
+  if (operandDim >= 0) {  // a batching dimension: the indices' paired dimension is the batch
+    auto p = std::find(a.operandBatchingDims.begin(), a.operandBatchingDims.end(), operandDim) -
+             a.operandBatchingDims.begin();
+    int paired = static_cast<int>(a.startIndicesBatchingDims[p]);
+    if (indexDim >= 0 && indexDim != paired) return fail("pairs the batch dimension with another");
+    indexDim = paired;
+  }
+  if (indexDim == a.indexVectorDim) return fail("indexes with the batch dimension");
+  auto p =
+      std::find(a.startIndicesBatchingDims.begin(), a.startIndicesBatchingDims.end(), indexDim) -
+      a.startIndicesBatchingDims.begin();
+  if (p < static_cast<long>(a.startIndicesBatchingDims.size())) {
+    r.operands[0] = static_cast<int>(a.operandBatchingDims[p]);
+  }
+  r.operands[1] = indexDim;
+  r.result = gatherOutputDimOfIndexDim(op, indexDim);
+  return r;
+}
+
 }  // namespace
 
 OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
@@ -207,6 +260,8 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       return single(in, d0);
     case OpKind::Dot:
       return dotRule(op, in);
+    case OpKind::Gather:
+      return gatherRule(op, in, chains);
     case OpKind::Reduce:
       return reduceRule(op, in);
     case OpKind::ReduceWindow:
@@ -236,6 +291,13 @@ ir::Attrs groupAttrs(const Op& op, const OpRule& rule, int64_t group) {
   if (op.kind == OpKind::DynamicSlice) {
     auto a = op.attr<ir::DynamicSliceAttrs>();
     a.sizes[d] = group;
+    return a;
+  }
+  if (op.kind == OpKind::Gather && rule.operands[0] >= 0) {
+    auto a = op.attr<ir::GatherAttrs>();
+    // A batch dimension that is an offset dimension is sliced whole: its slice size is the group.
+    // (A batching dimension's slice size is 1, and stays so.)
+    if (!contains(a.operandBatchingDims, rule.operands[0])) a.sliceSizes[rule.operands[0]] = group;
     return a;
   }
   // Every other attribute is about dimension numbers or other dimensions, which stay the same.

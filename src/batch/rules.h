@@ -25,7 +25,8 @@ struct OpRule {
 OpRule ruleFor(const ir::Op& op, const std::vector<int>& in, int64_t chains);
 
 // The attributes of `op` in the program of a group of `group` chains (the batch dimension has
-// `group` elements there): only a slice's limit and a dynamic-slice's size name its extent.
+// `group` elements there): only a slice's limit, a dynamic-slice's size and a gather's slice size
+// name its extent.
 ir::Attrs groupAttrs(const ir::Op& op, const OpRule& rule, int64_t group);
 
 }  // namespace lf::batch

@@ -253,6 +253,56 @@ INSTANTIATE_TEST_SUITE_P(
              (*info.param.group ? info.param.group : "default") + "_threads" + info.param.threads;
     });
 
+// Gathers that mix nothing: each chain takes its own element of its own row (a batching dimension
+// pair, what `jax.vmap(lambda x, i: x[i])` lowers to), and every chain's row at shared columns (the
+// batch dimension is a whole offset dimension of each slice).
+constexpr const char* kGathers =
+    R"(HloModule gathers, entry_computation_layout={(f32[4,5]{1,0}, s32[4]{0}, s32[2]{0})->(f32[4]{0}, f32[4,2]{1,0})}
+
+ENTRY main {
+  x = f32[4,5] parameter(0)
+  i = s32[4] parameter(1)
+  cols = s32[2] parameter(2)
+  own = s32[4,1] reshape(i)
+  mine = f32[4] gather(x, own), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=1, slice_sizes={1,1}
+  shared = s32[2,1] reshape(cols)
+  picked = f32[4,2] gather(x, shared), offset_dims={0}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={4,1}
+  ROOT out = (f32[4], f32[4,2]) tuple(mine, picked)
+}
+)";
+
+TEST(BatchAnalysis, GathersWithinEachChain) {
+  ir::Program p = load(kGathers);
+  Mapping m = analyze(p);
+  ASSERT_TRUE(m.mapped()) << m.reason;
+  EXPECT_EQ(m.inputDims, (std::vector<int>{0, 0, -1}));
+  EXPECT_EQ(m.outputDims, (std::vector<int>{0, 0}));
+}
+
+TEST(BatchKernel, GathersWithinEachChainGiveEachChainsElements) {
+  for (const char* group : {"1", "2"}) {
+    ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "on"},
+                       {"LOOPFUSE_BATCH_GROUP", group},
+                       {"LOOPFUSE_CPU_THREADS", "2"},
+                       {"OMP_WAIT_POLICY", "passive"}});
+    ir::Program p = load(kGathers);
+    codegen::EmittedKernel k = codegen::emit(p, Target::Cpu);
+    ASSERT_NE(k.explain.find("batch mapping: 4 independent chains"), std::string::npos)
+        << k.explain;
+    auto exe = runtime::Executable::compileCpu(k, testing::testCompileOptions());
+    std::vector<float> x(20);
+    for (int j = 0; j < 20; ++j) x[j] = static_cast<float>(10 * (j / 5) + j % 5);
+    // Out-of-range starts clamp, as in XLA: -3 reads column 0 and 9 column 4.
+    std::vector<int32_t> own{2, -3, 9, 4}, cols{4, 1};
+    auto out = exe->run({testing::array<float>(DType::F32, {4, 5}, x),
+                         testing::array<int32_t>(DType::S32, {4}, own),
+                         testing::array<int32_t>(DType::S32, {2}, cols)});
+    EXPECT_EQ(testing::values<float>(out.at(0)), (std::vector<float>{2, 10, 24, 34})) << group;
+    EXPECT_EQ(testing::values<float>(out.at(1)), (std::vector<float>{4, 1, 14, 11, 24, 21, 34, 31}))
+        << group;
+  }
+}
+
 TEST(BatchKernel, ExplainSaysWhyAProgramIsNotMapped) {
   ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "auto"}});
   ir::Program p = load(kMixing);
