@@ -127,6 +127,7 @@ class Emitter {
   void emitScatter(const ir::Op& op);
   void emitDot(const ir::Op& op);  // emit_compute.cc
   void emitDotByRows(const ir::Op& op, int64_t lhsFree);
+  void emitDotTiled(const ir::Op& op, int64_t lhsFree);
   void declareAccumulators(const ir::Op& op);
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
   void emitReduce(const ir::Op& op);

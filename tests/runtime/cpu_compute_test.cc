@@ -33,6 +33,39 @@ TEST(CpuCompute, DotContractingMinorDimsOfBoth) {
   EXPECT_EQ(values<double>(out[0]), (std::vector<double>{1, 2, 3, 6, 4, 5, 6, 15}));
 }
 
+// A batched dot large enough for the CPU's tiled form (tiles of 4 rows x 16 columns, here with the
+// rhs transposed: contracting its minor dim), against the products summed in increasing
+// contraction order, so the bits must match exactly.
+TEST(CpuCompute, TiledDotSumsInContractionOrder) {
+  constexpr int kB = 2, kM = 8, kK = 37, kN = 32;
+  ProgramBuilder b;
+  ir::Value* l = b.param(type(DType::F32, {kB, kM, kK}), "l");
+  ir::Value* r = b.param(type(DType::F32, {kB, kN, kK}), "r");
+  b.output(b.op1(K::Dot, {l, r}, type(DType::F32, {kB, kM, kN}), ir::DotAttrs{{0}, {0}, {2}, {2}}));
+  codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
+  ASSERT_NE(k.source.find("int64_t tile = "), std::string::npos) << "not the tiled form";
+  std::vector<float> lv(kB * kM * kK), rv(kB * kN * kK);
+  for (size_t i = 0; i < lv.size(); ++i) lv[i] = 0.37f * static_cast<float>((i * 7) % 23) - 3.1f;
+  for (size_t i = 0; i < rv.size(); ++i) rv[i] = 0.11f * static_cast<float>((i * 5) % 19) - 0.9f;
+  auto out = runCpu(b.program, {array<float>(DType::F32, {kB, kM, kK}, lv),
+                                array<float>(DType::F32, {kB, kN, kK}, rv)});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<float> got = values<float>(out[0]);
+  for (int bb = 0; bb < kB; ++bb) {
+    for (int m = 0; m < kM; ++m) {
+      for (int n = 0; n < kN; ++n) {
+        float acc = 0.0f;
+        for (int c = 0; c < kK; ++c) {
+          // Two statements: no fused multiply-add, as the kernel (-ffp-contract=off).
+          float p = lv[(bb * kM + m) * kK + c] * rv[(bb * kN + n) * kK + c];
+          acc = acc + p;
+        }
+        ASSERT_EQ(got[(bb * kM + m) * kN + n], acc) << bb << "," << m << "," << n;
+      }
+    }
+  }
+}
+
 TEST(CpuCompute, ReduceSumOneDimAndAllDims) {
   ProgramBuilder b;
   ir::Value* x = b.param(type(DType::F32, {2, 3}), "x");
