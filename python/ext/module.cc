@@ -35,6 +35,9 @@ struct ProgramInfo {
   // CUDA only ("" on the CPU): the device and launch, e.g. "NVIDIA H200 (sm_90), 1 block of 1
   // thread, 40 registers per thread".
   std::string device;
+  // Donation (EmittedKernel::canAlias): inputs whose buffer an output may take, outputs that may
+  // take an input's buffer (of the same type).
+  std::vector<bool> aliasSafeInputs, aliasSafeOutputs;
 };
 
 std::string describeCuda(const runtime::CudaKernelInfo& info) {
@@ -80,6 +83,8 @@ ProgramInfo compileForPython(std::string_view hlo, std::string_view target,
   info.explain = kernel.explain;
   info.compileSeconds = program->compileSeconds;
   info.cacheHit = program->executable->stats().cacheHit;
+  info.aliasSafeInputs = kernel.aliasSafeInputs;
+  info.aliasSafeOutputs = kernel.aliasSafeOutputs;
   if (const auto* cuda = dynamic_cast<const runtime::CudaExecutable*>(program->executable.get()))
     info.device = describeCuda(cuda->info());
   return info;
@@ -105,7 +110,9 @@ NB_MODULE(_core, m) {
       .def_ro("explain", &ProgramInfo::explain)
       .def_ro("compile_seconds", &ProgramInfo::compileSeconds)
       .def_ro("cache_hit", &ProgramInfo::cacheHit)
-      .def_ro("device", &ProgramInfo::device);
+      .def_ro("device", &ProgramInfo::device)
+      .def_ro("alias_safe_inputs", &ProgramInfo::aliasSafeInputs)
+      .def_ro("alias_safe_outputs", &ProgramInfo::aliasSafeOutputs);
 
   m.def(
       "hlo_key", [](std::string_view hlo) { return hloKey(hlo); }, nb::arg("hlo"),

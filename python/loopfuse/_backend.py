@@ -41,6 +41,10 @@ class CompiledProgram:
     compile_seconds: float
     cache_hit: bool
     device: str = ""  # CUDA: the GPU and the launch (blocks, threads); "" on the CPU
+    # Donation: inputs whose buffer an output of the same type may take, and outputs that may take
+    # one (the kernel reads nothing of such an input once it starts writing its outputs).
+    alias_safe_inputs: tuple[bool, ...] = ()
+    alias_safe_outputs: tuple[bool, ...] = ()
 
 
 _lock = threading.Lock()
@@ -128,6 +132,8 @@ def compile_hlo(hlo: str, target: str, name: str) -> CompiledProgram:
                 compile_seconds=float(info.compile_seconds),
                 cache_hit=bool(info.cache_hit),
                 device=str(getattr(info, "device", "")),
+                alias_safe_inputs=tuple(bool(b) for b in info.alias_safe_inputs),
+                alias_safe_outputs=tuple(bool(b) for b in info.alias_safe_outputs),
             )
         except core.CompileError as e:
             cached = CompileError(str(e))

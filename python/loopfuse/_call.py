@@ -119,8 +119,36 @@ def _is_differentiable(x: Any) -> bool:
     return jnp.issubdtype(jax.typeof(x).dtype, jnp.inexact)
 
 
-def apply(flat_fun: FlatFun, args: Sequence[Any], options: Options) -> list[Any]:
-    """Runs flat_fun(*args) as one loopfuse kernel (or with XLA, on fallback)."""
+def _aliases(
+    program: _backend.CompiledProgram,
+    args: Sequence[Any],
+    out_structs: Sequence[jax.ShapeDtypeStruct],
+    donated: frozenset[int],
+) -> dict[int, int]:
+    """input_output_aliases for the donated inputs: each takes the first free output of its
+    shape and dtype that the kernel can write over it (EmittedKernel::canAlias)."""
+    aliases: dict[int, int] = {}
+    taken: set[int] = set()
+    for i in sorted(donated):
+        if i >= len(program.alias_safe_inputs) or not program.alias_safe_inputs[i]:
+            continue
+        aval = jax.typeof(args[i])
+        for k, out in enumerate(out_structs):
+            if k in taken or not program.alias_safe_outputs[k]:
+                continue
+            if tuple(out.shape) == tuple(aval.shape) and out.dtype == aval.dtype:
+                aliases[i] = k
+                taken.add(k)
+                break
+    return aliases
+
+
+def apply(
+    flat_fun: FlatFun, args: Sequence[Any], options: Options, donated: frozenset[int] = frozenset()
+) -> list[Any]:
+    """Runs flat_fun(*args) as one loopfuse kernel (or with XLA, on fallback). `donated`: the
+    arguments jax.jit donates (flat indices); an output of the same type reuses their buffer
+    where the kernel allows it."""
     args = list(args)
     target = options.target()
     if target == "cuda":
@@ -142,6 +170,7 @@ def apply(flat_fun: FlatFun, args: Sequence[Any], options: Options) -> list[Any]
     call = jax.ffi.ffi_call(
         _backend.FFI_TARGETS[target],
         out_structs,
+        input_output_aliases=_aliases(program, args, out_structs, donated) or None,
         # Never reached through vmap (custom_vmap below batches the whole program); sequential
         # is only the correct-but-slow answer should some transformation get past it.
         vmap_method="sequential",

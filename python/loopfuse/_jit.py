@@ -115,11 +115,12 @@ class JitFunction:
         name = getattr(fun, "__name__", None) or type(fun).__name__
         platform = None if platform is None else ("cpu" if platform.lower() == "cpu" else "cuda")
         self._options = _call.Options(name=name, fallback=fallback, platform=platform)
+        self._donate_argnums = _as_tuple(donate_argnums)
         self._jitted = jax.jit(
             self._traceable(self._options),
             static_argnums=nums,
             static_argnames=names,
-            donate_argnums=_as_tuple(donate_argnums),
+            donate_argnums=self._donate_argnums,
         )
         functools.update_wrapper(self, fun)
 
@@ -156,6 +157,22 @@ class JitFunction:
 
         return traceable
 
+    def _donated_leaves(self, args: tuple[Any, ...], static_pos: set[int]) -> frozenset[int]:
+        """The flat indices (leaves of the dynamic positional arguments, in order) of the
+        arguments in donate_argnums."""
+        nargs = len(args)
+        donated = {i if i >= 0 else nargs + i for i in self._donate_argnums}
+        leaves: set[int] = set()
+        start = 0
+        for i, arg in enumerate(args):
+            if i in static_pos:
+                continue
+            count = len(jax.tree_util.tree_leaves(arg))
+            if i in donated:
+                leaves.update(range(start, start + count))
+            start += count
+        return frozenset(leaves)
+
     def _trace(self, options: _call.Options, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Runs while jax.jit traces: the static arguments are Python values, the rest tracers."""
         nargs = len(args)
@@ -180,7 +197,7 @@ class JitFunction:
 
         flat_fun.__name__ = options.name  # names the HLO module (jit_<name>) and kernel
 
-        outs = _call.apply(flat_fun, leaves, options)
+        outs = _call.apply(flat_fun, leaves, options, self._donated_leaves(args, static_pos))
         if not out_tree:  # apply() never traced flat_fun: cannot happen, but say so if it does
             raise RuntimeError(f"loopfuse: {options.name}: the function was not traced")
         return jax.tree_util.tree_unflatten(out_tree[0], outs)

@@ -546,6 +546,8 @@ EmittedKernel emit(const ir::Program& program, Target target) {
   plan::Kernel k = plan::plan(program, target, options);
   EmittedKernel out = describe(program, target, k.scratchBytes);
   out.explain = k.explain() + "batch mapping: none: " + batched.why + "\n";
+  for (bool read : inputsReadByOutputCopies(k)) out.aliasSafeInputs.push_back(!read);
+  out.aliasSafeOutputs.assign(out.outputs.size(), true);
   out.cudaMode = plan::cudaModeName(k.cuda.mode);
   out.blockThreads = k.cuda.blockThreads;
   out.cooperative = k.cuda.mode == plan::CudaMode::Grid;
@@ -558,6 +560,27 @@ EmittedKernel emit(const ir::Program& program, Target target) {
   }
   out.source = withPrelude(prelude, target) + Emitter(k, target).kernelSource(out.entryName);
   return out;
+}
+
+std::vector<bool> inputsReadByOutputCopies(const plan::Kernel& kernel) {
+  const ir::Region& body = kernel.program->body;
+  std::vector<bool> read(body.args.size(), false);
+  std::vector<const ir::Value*> work(body.yields.begin(), body.yields.end());
+  std::unordered_set<const ir::Value*> seen;
+  while (!work.empty()) {
+    const ir::Value* v = work.back();
+    work.pop_back();
+    if (!seen.insert(v).second) continue;
+    const plan::Storage& s = kernel.storage.at(v);
+    if (s.kind == plan::StorageKind::Input && s.input >= 0) {
+      read[static_cast<size_t>(s.input)] = true;
+    } else if (s.kind == plan::StorageKind::Alias) {
+      work.push_back(s.root);
+    } else if (s.kind == plan::StorageKind::Fused && v->def != nullptr) {
+      work.insert(work.end(), v->def->operands.begin(), v->def->operands.end());
+    }
+  }
+  return read;
 }
 
 EmittedKernel describe(const ir::Program& program, Target target, int64_t scratchBytes) {

@@ -32,6 +32,15 @@ struct EmittedKernel {
   bool cooperative = false;
   unsigned gridBlocks = 1;
   int64_t chains = 0;  // batch-mapped: the number of independent chains (0: not batch-mapped)
+  // Donation: which inputs and outputs may share one buffer (XLA's input_output_aliases). The
+  // kernel writes its outputs last, so output k may overwrite input i when nothing reads input i
+  // after that: no output is computed from it on the fly (fused or aliased), and, batch-mapped,
+  // each group reads and writes only its own rows of both (leading batch dimension).
+  std::vector<bool> aliasSafeInputs, aliasSafeOutputs;
+  bool canAlias(size_t input, size_t output) const {
+    return input < inputs.size() && output < outputs.size() && inputs[input] == outputs[output] &&
+           aliasSafeInputs[input] && aliasSafeOutputs[output];
+  }
 };
 
 // CPU entry ABI (what the runtime calls after dlopen):

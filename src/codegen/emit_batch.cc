@@ -267,6 +267,11 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
 
   EmittedKernel out = describe(program, target, layout.scratchPerSlot * slots);
   out.explain = batchHeader(m, placement) + k.explain();
+  std::vector<bool> read = inputsReadByOutputCopies(k);
+  for (size_t i = 0; i < m.inputDims.size(); ++i) {
+    out.aliasSafeInputs.push_back(m.inputDims[i] == 0 && !read[i]);
+  }
+  for (int d : m.outputDims) out.aliasSafeOutputs.push_back(d == 0);
   out.cudaMode = layout.chainPerBlock ? "batch-block" : "batch-thread";
   out.blockThreads = blockThreads;
   out.gridBlocks = gridBlocks;

@@ -30,6 +30,11 @@ EmittedKernel describe(const ir::Program& program, Target target, int64_t scratc
 // `defines` (mode macros) followed by the target's prelude and the common one.
 std::string withPrelude(const std::string& defines, Target target);
 
+// Per program input: whether the output copies at the end of `kernel` may read it (an output
+// computed from it on the fly, through fused expressions and aliases): then no output may take
+// its buffer (EmittedKernel::aliasSafeInputs).
+std::vector<bool> inputsReadByOutputCopies(const plan::Kernel& kernel);
+
 // The kernel of a batch-mapped program (emit_batch.cc), or why the program is not batch-mapped.
 struct BatchAttempt {
   std::optional<EmittedKernel> kernel;

@@ -4,7 +4,8 @@
 // barrier has nothing to wait for) or, when the emitter defines LF_CPU_THREADS, as an OpenMP team
 // whose threads split every stage like a CUDA block's (LF_BARRIER() is an OpenMP barrier; the
 // entry declares lf_tid and lf_nthreads inside its parallel region). A batch-mapped kernel with
-// LF_CPU_BATCH_THREADS shares its chains out over an OpenMP team; each chain's code is one thread's.
+// LF_CPU_BATCH_THREADS shares its chains out over an OpenMP team; each chain's code is one
+// thread's.
 #pragma once
 
 #include <math.h>  // the C names (expf, log1p, ...) in the global namespace, as CUDA has them
