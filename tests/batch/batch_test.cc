@@ -323,6 +323,22 @@ TEST(BatchKernel, CudaRunsOneThreadPerChain) {
   EXPECT_NE(k.source.find("if (lf_group >= 4) return;"), std::string::npos);
 }
 
+// Donation in a batch-mapped kernel: a group writes its rows of an output only after reading its
+// rows of the inputs, so a batched input may lend its buffer to an output batched along the same
+// (leading) dimension; a shared input is read by every group until the end, and a transposed
+// output writes other groups' rows.
+TEST(BatchKernel, AliasesOnlyRowsEachGroupOwns) {
+  ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "auto"}});
+  ir::Program p = load(kChains);
+  codegen::EmittedKernel k = codegen::emit(p, Target::Cpu);
+  ASSERT_GT(k.chains, 0);
+  EXPECT_EQ(k.aliasSafeInputs, (std::vector<bool>{true, false}));
+  EXPECT_EQ(k.aliasSafeOutputs, (std::vector<bool>{false, true, false}));
+  EXPECT_TRUE(k.canAlias(0, 1));
+  EXPECT_FALSE(k.canAlias(0, 0));  // f32[3,4] is not f32[4,3], and it is transposed
+  EXPECT_FALSE(k.canAlias(1, 1));
+}
+
 TEST(BatchKernel, RejectsAGroupThatDoesNotDivideTheBatch) {
   ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "on"}, {"LOOPFUSE_BATCH_GROUP", "3"}});
   ir::Program p = load(kChains);
