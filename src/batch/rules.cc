@@ -199,6 +199,93 @@ OpRule gatherRule(const Op& op, const std::vector<int>& in, int64_t chains) {
   return r;
 }
 
+// The update dimension of a scatter that holds start-indices dimension `di` (the update dims that
+// are not window dims correspond, in order, to the indices' dims other than the index vector one).
+int scatterUpdateDimOfIndexDim(const Op& op, int di) {
+  const auto& a = op.attr<ir::ScatterAttrs>();
+  int k = 0;
+  for (int i = 0; i < di; ++i) k += i != a.indexVectorDim;
+  const size_t n = op.operands.size() / 2;
+  for (int u = 0; u < op.operands[n + 1]->type.rank(); ++u) {
+    if (contains(a.updateWindowDims, u)) continue;
+    if (k-- == 0) return u;
+  }
+  return -1;
+}
+
+// A scatter mixes nothing when each chain scatters its own updates into its own rows (a batching
+// dimension pair, what `jax.vmap` of `x.at[i].set(v)` lowers to), or when the batch is a whole
+// window dimension of every update, at indices the chains share.
+OpRule scatterRule(const Op& op, const std::vector<int>& in, int64_t chains) {
+  const auto& a = op.attr<ir::ScatterAttrs>();
+  const size_t n = op.operands.size() / 2;  // N operands, the indices, N updates
+  int operandDim = -1, updateDim = -1;
+  for (size_t i = 0; i < n; ++i) {
+    int od = in[i], ud = in[n + 1 + i];
+    if (od >= 0 && operandDim >= 0 && od != operandDim) return fail("reads operands batched apart");
+    if (ud >= 0 && updateDim >= 0 && ud != updateDim) return fail("reads updates batched apart");
+    if (od >= 0) operandDim = od;
+    if (ud >= 0) updateDim = ud;
+  }
+  const int indexDim = in[n];
+  int od = -1, id = -1, ud = -1;
+  auto pairOf = [&](const std::vector<int64_t>& dims, int d) {
+    return d < 0 ? -1 : static_cast<int>(std::find(dims.begin(), dims.end(), d) - dims.begin());
+  };
+  int p = pairOf(a.inputBatchingDims, operandDim);
+  if (p < 0 || p == static_cast<int>(a.inputBatchingDims.size())) {
+    p = pairOf(a.scatterIndicesBatchingDims, indexDim);
+  }
+  if (p >= 0 && p < static_cast<int>(a.inputBatchingDims.size())) {
+    od = static_cast<int>(a.inputBatchingDims[p]);
+    id = static_cast<int>(a.scatterIndicesBatchingDims[p]);
+    ud = scatterUpdateDimOfIndexDim(op, id);
+  } else {
+    if (indexDim >= 0) return fail("scatters each chain's updates to positions across chains");
+    // The window dims of the operand (not inserted, not batching), in order, are the update's
+    // window dims, in order.
+    std::vector<int> windowOperandDims;
+    for (int i = 0; i < op.operands[0]->type.rank(); ++i) {
+      if (!contains(a.insertedWindowDims, i) && !contains(a.inputBatchingDims, i)) {
+        windowOperandDims.push_back(i);
+      }
+    }
+    if (updateDim >= 0) {
+      auto j = std::find(a.updateWindowDims.begin(), a.updateWindowDims.end(), updateDim) -
+               a.updateWindowDims.begin();
+      if (j == static_cast<long>(a.updateWindowDims.size())) {
+        return fail("scatters each chain's updates to positions across chains");
+      }
+      od = windowOperandDims[j];
+    } else {
+      auto j = std::find(windowOperandDims.begin(), windowOperandDims.end(), operandDim) -
+               windowOperandDims.begin();
+      if (j == static_cast<long>(windowOperandDims.size())) {
+        return fail("scatters along the batch dimension");
+      }
+      od = operandDim;
+      updateDim = static_cast<int>(a.updateWindowDims[j]);
+    }
+    ud = updateDim;
+    if (op.operands[n + 1]->type.dims[ud] != chains || contains(a.scatterDimsToOperandDims, od)) {
+      return fail("scatters along the batch dimension");
+    }
+  }
+  if ((operandDim >= 0 && operandDim != od) || (updateDim >= 0 && updateDim != ud) ||
+      (indexDim >= 0 && indexDim != id)) {
+    return fail("pairs the batch dimension with another dimension");
+  }
+  OpRule r;
+  r.operands.assign(in.size(), -1);
+  for (size_t i = 0; i < n; ++i) {
+    r.operands[i] = od;
+    r.operands[n + 1 + i] = ud;
+  }
+  r.operands[n] = id;
+  r.result = od;
+  return r;
+}
+
 }  // namespace
 
 OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
@@ -262,6 +349,8 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       return dotRule(op, in);
     case OpKind::Gather:
       return gatherRule(op, in, chains);
+    case OpKind::Scatter:
+      return scatterRule(op, in, chains);
     case OpKind::Reduce:
       return reduceRule(op, in);
     case OpKind::ReduceWindow:

@@ -303,6 +303,69 @@ TEST(BatchKernel, GathersWithinEachChainGiveEachChainsElements) {
   }
 }
 
+// Scatters that mix nothing: each chain adds its own value at its own column of its own row (a
+// batching dimension pair, what `jax.vmap(lambda x, i, v: x.at[i].add(v))` lowers to), and every
+// chain's row written at a shared column (the batch is a whole window dimension).
+constexpr const char* kScatters =
+    R"(HloModule scatters, entry_computation_layout={(f32[4,5]{1,0}, s32[4]{0}, f32[4]{0}, f32[4]{0})->(f32[4,5]{1,0}, f32[4,5]{1,0})}
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+assign {
+  a = f32[] parameter(0)
+  ROOT b = f32[] parameter(1)
+}
+
+ENTRY main {
+  x = f32[4,5] parameter(0)
+  i = s32[4] parameter(1)
+  v = f32[4] parameter(2)
+  column = f32[4] parameter(3)
+  own = s32[4,1] reshape(i)
+  added = f32[4,5] scatter(x, own, v), update_window_dims={}, inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, index_vector_dim=1, to_apply=add
+  two = s32[1] constant({2})
+  col = f32[4,1] reshape(column)
+  set = f32[4,5] scatter(x, two, col), update_window_dims={0,1}, inserted_window_dims={}, scatter_dims_to_operand_dims={1}, index_vector_dim=0, to_apply=assign
+  ROOT out = (f32[4,5], f32[4,5]) tuple(added, set)
+}
+)";
+
+TEST(BatchKernel, ScattersWithinEachChain) {
+  ir::Program p = load(kScatters);
+  Mapping m = analyze(p);
+  ASSERT_TRUE(m.mapped()) << m.reason;
+  EXPECT_EQ(m.outputDims, (std::vector<int>{0, 0}));
+  for (const char* group : {"1", "2"}) {
+    ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "on"},
+                       {"LOOPFUSE_BATCH_GROUP", group},
+                       {"LOOPFUSE_CPU_THREADS", "2"},
+                       {"OMP_WAIT_POLICY", "passive"}});
+    codegen::EmittedKernel k = codegen::emit(load(kScatters), Target::Cpu);
+    ASSERT_NE(k.explain.find("batch mapping: 4 independent chains"), std::string::npos)
+        << k.explain;
+    auto exe = runtime::Executable::compileCpu(k, testing::testCompileOptions());
+    std::vector<float> x(20);
+    for (int j = 0; j < 20; ++j) x[j] = static_cast<float>(10 * (j / 5) + j % 5);
+    // An out-of-range index skips the update, as in XLA: chain 1's -3 and chain 2's 9.
+    std::vector<int32_t> own{2, -3, 9, 4};
+    std::vector<float> v{0.5f, 0.25f, 0.125f, 1.0f}, column{-1, -2, -3, -4};
+    auto out = exe->run({testing::array<float>(DType::F32, {4, 5}, x),
+                         testing::array<int32_t>(DType::S32, {4}, own),
+                         testing::array<float>(DType::F32, {4}, v),
+                         testing::array<float>(DType::F32, {4}, column)});
+    std::vector<float> added = x, set = x;
+    added[0 * 5 + 2] += 0.5f;
+    added[3 * 5 + 4] += 1.0f;
+    for (int b = 0; b < 4; ++b) set[b * 5 + 2] = column[b];
+    EXPECT_EQ(testing::values<float>(out.at(0)), added) << group;
+    EXPECT_EQ(testing::values<float>(out.at(1)), set) << group;
+  }
+}
+
 TEST(BatchKernel, ExplainSaysWhyAProgramIsNotMapped) {
   ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "auto"}});
   ir::Program p = load(kMixing);
