@@ -53,6 +53,36 @@ std::string asAccumulator(const ir::Value* v, DType acc, const std::string& e) {
   return v->type.dtype == acc ? e : "lf_convert<" + cType(acc) + ">(" + e + ")";
 }
 
+// The CPU forms' view of a dot: output rows (batch dims, then lhs free dims) by output columns (rhs
+// free dims), and the contracted dims.
+struct DotForm {
+  const ir::Value* lhs;
+  const ir::Value* rhs;
+  const ir::Value* out;
+  const ir::DotAttrs& attrs;
+  DType acc;
+  int64_t batch;
+  std::vector<int64_t> rowDims, colDims, contractDims;
+};
+
+DotForm dotForm(const ir::Op& op, int64_t lhsFree) {
+  const ir::Value* out = op.result();
+  const auto& a = op.attr<ir::DotAttrs>();
+  const int64_t batch = static_cast<int64_t>(a.lhsBatch.size());
+  const auto split = out->type.dims.begin() + batch + lhsFree;
+  DotForm f{op.operands[0],
+            op.operands[1],
+            out,
+            a,
+            accumulatorType(out->type.dtype),
+            batch,
+            {out->type.dims.begin(), split},
+            {split, out->type.dims.end()},
+            {}};
+  for (int64_t d : a.lhsContracting) f.contractDims.push_back(f.lhs->type.dims[d]);
+  return f;
+}
+
 }  // namespace
 
 void Emitter::emitDot(const ir::Op& op) {
@@ -116,31 +146,25 @@ void Emitter::emitDot(const ir::Op& op) {
 // innermost loop reads the rhs row contiguously and vectorizes. Each output element still sums its
 // products in increasing contraction order: the same bits as the element-by-element form.
 void Emitter::emitDotByRows(const ir::Op& op, int64_t lhsFree) {
-  const ir::Value* lhs = op.operands[0];
-  const ir::Value* rhs = op.operands[1];
-  const ir::Value* out = op.result();
-  const auto& a = op.attr<ir::DotAttrs>();
-  DType acc = accumulatorType(out->type.dtype);
-  std::string accType = cType(acc);
-  int64_t batch = static_cast<int64_t>(a.lhsBatch.size());
-  std::vector<int64_t> rowDims(out->type.dims.begin(), out->type.dims.begin() + batch + lhsFree);
-  std::vector<int64_t> colDims(out->type.dims.begin() + batch + lhsFree, out->type.dims.end());
-  std::vector<int64_t> contractDims;
-  for (int64_t d : a.lhsContracting) contractDims.push_back(lhs->type.dims[d]);
-  int64_t cols = product(colDims);
-  openParallelLoop(product(rowDims), "row");
-  declareMultiIndex(rowDims, "row", "o");
+  const DotForm f = dotForm(op, lhsFree);
+  const ir::Value *lhs = f.lhs, *rhs = f.rhs, *out = f.out;
+  const ir::DotAttrs& a = f.attrs;
+  const DType acc = f.acc;
+  const std::string accType = cType(acc);
+  int64_t cols = product(f.colDims);
+  openParallelLoop(product(f.rowDims), "row");
+  declareMultiIndex(f.rowDims, "row", "o");
   line(accType + " acc[" + std::to_string(std::max<int64_t>(1, cols)) + "];");
   line("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j) acc[j] = lf_convert<" + accType +
        ">((int32_t)0);");
-  open("for (int64_t k = 0; k < " + std::to_string(product(contractDims)) + "; ++k)");
-  declareMultiIndex(contractDims, "k", "c");
+  open("for (int64_t k = 0; k < " + std::to_string(product(f.contractDims)) + "; ++k)");
+  declareMultiIndex(f.contractDims, "k", "c");
   // Row dims are the batch dims then the lhs free dims (o...); the rhs free dims are n0...
   std::string lhsAt =
-      linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch));
+      linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", f.batch));
   line("const " + accType + " l = " + asAccumulator(lhs, acc, at(lhs, lhsAt)) + ";");
   open("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j)");
-  declareMultiIndex(colDims, "j", "n");
+  declareMultiIndex(f.colDims, "j", "n");
   std::string rhsAt =
       linear(rhs->type.dims, dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0));
   line("acc[j] = lf_add(acc[j], lf_multiply(l, " + asAccumulator(rhs, acc, at(rhs, rhsAt)) + "));");
@@ -161,42 +185,36 @@ void Emitter::emitDotByRows(const ir::Op& op, int64_t lhsFree) {
 // tile, not once per row). Each result still sums its products in increasing contraction order:
 // the same bits as the other forms.
 void Emitter::emitDotTiled(const ir::Op& op, int64_t lhsFree) {
-  const ir::Value* lhs = op.operands[0];
-  const ir::Value* rhs = op.operands[1];
-  const ir::Value* out = op.result();
-  const auto& a = op.attr<ir::DotAttrs>();
-  DType acc = accumulatorType(out->type.dtype);
-  std::string accType = cType(acc);
-  int64_t batch = static_cast<int64_t>(a.lhsBatch.size());
-  std::vector<int64_t> rowDims(out->type.dims.begin(), out->type.dims.begin() + batch + lhsFree);
-  std::vector<int64_t> colDims(out->type.dims.begin() + batch + lhsFree, out->type.dims.end());
-  std::vector<int64_t> contractDims;
-  for (int64_t d : a.lhsContracting) contractDims.push_back(lhs->type.dims[d]);
-  const int64_t cols = product(colDims);
+  const DotForm f = dotForm(op, lhsFree);
+  const ir::Value *lhs = f.lhs, *rhs = f.rhs, *out = f.out;
+  const ir::DotAttrs& a = f.attrs;
+  const DType acc = f.acc;
+  const std::string accType = cType(acc);
+  const int64_t cols = product(f.colDims);
   const int64_t colTiles = cols / kTileCols;
   const std::string tr = std::to_string(kTileRows), tc = std::to_string(kTileCols);
-  openParallelLoop(product(rowDims) / kTileRows * colTiles, "tile");
+  openParallelLoop(product(f.rowDims) / kTileRows * colTiles, "tile");
   line("const int64_t row0 = (tile / " + std::to_string(colTiles) + ") * " + tr +
        ", col0 = (tile % " + std::to_string(colTiles) + ") * " + tc + ";");
   // The tile's rows share their batch indices (rows per batch divide into tiles): b0, b1, ...
   line("const int64_t brow = row0;");
-  declareMultiIndex(rowDims, "brow", "b");
+  declareMultiIndex(f.rowDims, "brow", "b");
   line(accType + " acc[" + tr + "][" + tc + "];");
   line("for (int64_t ii = 0; ii < " + tr + "; ++ii) for (int64_t jj = 0; jj < " + tc +
        "; ++jj) acc[ii][jj] = lf_convert<" + accType + ">((int32_t)0);");
-  open("for (int64_t k = 0; k < " + std::to_string(product(contractDims)) + "; ++k)");
-  declareMultiIndex(contractDims, "k", "c");
+  open("for (int64_t k = 0; k < " + std::to_string(product(f.contractDims)) + "; ++k)");
+  declareMultiIndex(f.contractDims, "k", "c");
   open("for (int64_t ii = 0; ii < " + tr + "; ++ii)");
   line("const int64_t row = row0 + ii;");
-  declareMultiIndex(rowDims, "row", "o");
+  declareMultiIndex(f.rowDims, "row", "o");
   std::string lhsAt =
-      linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch));
+      linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", f.batch));
   line("const " + accType + " l = " + asAccumulator(lhs, acc, at(lhs, lhsAt)) + ";");
   // The rhs row is read straight from memory (vector loads; a copy in a local array would be
   // written element by element and read back by vector, which stalls store forwarding).
   open("for (int64_t jj = 0; jj < " + tc + "; ++jj)");
   line("const int64_t j = col0 + jj;");
-  declareMultiIndex(colDims, "j", "n");
+  declareMultiIndex(f.colDims, "j", "n");
   std::string rhsAt =
       linear(rhs->type.dims, dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"));
   line("acc[ii][jj] = lf_add(acc[ii][jj], lf_multiply(l, " +
