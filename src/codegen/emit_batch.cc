@@ -145,6 +145,14 @@ bool loopCarriesBatch(const ir::Region& region, const batch::Mapping& m) {
   return false;
 }
 
+int64_t largestBatchedValue(const batch::Mapping& m) {
+  int64_t largest = 0;
+  for (const auto& [v, d] : m.dims) {
+    if (d >= 0) largest = std::max(largest, v->type.numElements());
+  }
+  return largest;
+}
+
 int cpuThreadsForChains(const plan::PlanOptions& options, int64_t chains) {
   int64_t threads = options.cpuThreads > 0 ? options.cpuThreads
                                            : std::max(1u, std::thread::hardware_concurrency());
@@ -198,10 +206,16 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
   }
   batch::Mapping m = batch::analyze(program);
   if (!m.mapped()) return {std::nullopt, m.reason};
-  if (policy == BatchPolicy::Auto && !loopCarriesBatch(program.body, m)) {
-    return {std::nullopt,
-            "no loop carries batched state (one kernel over the whole batch is as "
-            "parallel, and vectorises across chains)"};
+  // Without a loop over batched state, mapping pays only for large work: the groups then run
+  // their share on every thread (a small program is one quick pass over the batch either way).
+  constexpr int64_t kMinBatchedElements = int64_t{1} << 16;
+  const int64_t largest = largestBatchedValue(m);
+  if (policy == BatchPolicy::Auto && !loopCarriesBatch(program.body, m) &&
+      largest < kMinBatchedElements) {
+    return {std::nullopt, "no loop carries batched state, and the largest batched value has " +
+                              std::to_string(largest) + " elements (under " +
+                              std::to_string(kMinBatchedElements) +
+                              ": one kernel over the whole batch is as fast)"};
   }
   BatchLayout layout;
   layout.chains = m.chains;
