@@ -33,9 +33,7 @@ std::string SourceFile::format(const Diagnostic& d) const {
     constexpr size_t kWidth = 160;
     if (line.size() > kWidth && col > kWidth / 2) start = col - kWidth / 2;
     std::string shown = line.substr(start, kWidth);
-    // insert, not `"..." + shown`: GCC 12's -O3 -Wrestrict misreads the latter (a false positive
-    // that fails Release builds with -Werror, as tests/gpu/prepare.sh makes).
-    if (start > 0) shown.insert(0, "...");
+    if (start > 0) shown = "..." + shown;
     if (start + kWidth < line.size()) shown += "...";
     size_t caret = col - start + (start > 0 ? 3 : 0);
     out += shown + "\n" + std::string(caret, ' ') + "^\n";
