@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "ir/ir.h"
 
@@ -22,5 +23,22 @@ Value* lookup(const ValueMap& map, Value* v);
 
 // Rewrites every operand and yield in `region` and the regions nested in it through `map`.
 void replaceUses(Region& region, const ValueMap& map);
+
+// The walk of the passes that rewrite ops in place (simplify, LICM, unrolling). For each op of
+// `region` in order: its operands are redirected through `replaced` (which `visit` may extend),
+// the regions nested in it are walked first, then `visit(op, kept, region)` moves the op, or
+// what replaces it, into `kept`. The region's ops become `kept`, and its yields are redirected.
+template <class Visit>
+void rewriteRegion(Region& region, const ValueMap& replaced, Visit& visit) {
+  std::vector<std::unique_ptr<Op>> kept;
+  kept.reserve(region.ops.size());
+  for (auto& op : region.ops) {
+    for (Value*& v : op->operands) v = lookup(replaced, v);
+    for (auto& sub : op->regions) rewriteRegion(*sub, replaced, visit);
+    visit(op, kept, region);
+  }
+  region.ops = std::move(kept);
+  for (Value*& y : region.yields) y = lookup(replaced, y);
+}
 
 }  // namespace lf::ir

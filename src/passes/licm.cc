@@ -47,20 +47,17 @@ void eraseIndices(std::vector<T>& v, const std::vector<size_t>& sortedIndices,
 
 class Licm {
  public:
+  // Inner loops first: the walk rewrites an op's regions before the op.
   void region(ir::Region& r) {
-    std::vector<std::unique_ptr<ir::Op>> kept;
-    kept.reserve(r.ops.size());
-    for (auto& op : r.ops) {
-      for (ir::Value*& v : op->operands) v = ir::lookup(replaced_, v);
-      for (auto& sub : op->regions) region(*sub);  // inner loops first
+    auto visit = [this](std::unique_ptr<ir::Op>& op, std::vector<std::unique_ptr<ir::Op>>& kept,
+                        ir::Region& parent) {
       if (op->kind == K::While) {
         forwardInvariantState(*op);
-        for (auto& loopRegion : op->regions) hoist(*op, *loopRegion, r, kept);
+        for (auto& loopRegion : op->regions) hoist(*op, *loopRegion, parent, kept);
       }
       kept.push_back(std::move(op));
-    }
-    r.ops = std::move(kept);
-    for (ir::Value*& y : r.yields) y = ir::lookup(replaced_, y);
+    };
+    ir::rewriteRegion(r, replaced_, visit);
   }
 
  private:

@@ -152,29 +152,25 @@ std::unique_ptr<ir::Op> foldToConstant(const ir::Op& op) {
 class Simplifier {
  public:
   void region(ir::Region& r) {
-    std::vector<std::unique_ptr<ir::Op>> kept;
-    kept.reserve(r.ops.size());
-    for (auto& op : r.ops) {
-      for (ir::Value*& v : op->operands) v = ir::lookup(replaced_, v);
-      for (auto& sub : op->regions) region(*sub);
+    auto visit = [this](std::unique_ptr<ir::Op>& op, std::vector<std::unique_ptr<ir::Op>>& kept,
+                        ir::Region& parent) {
       std::unique_ptr<ir::Op> folded = foldToConstant(*op);
       ir::Value* with = folded ? folded->result() : nullptr;
       if (with == nullptr && op->results.size() == 1) with = unchangedOperand(*op);
       if (with == nullptr || with->type != op->result()->type) {
         kept.push_back(std::move(op));
-        continue;
+        return;
       }
       if (folded) {
-        folded->parent = &r;
+        folded->parent = &parent;
         kept.push_back(std::move(folded));
       }
       replaced_[op->result()] = with;
       // Kept alive to the end of the pass: a freed Value's address could be reused by a new one
       // and then match a stale key of `replaced_`.
       removed_.push_back(std::move(op));
-    }
-    r.ops = std::move(kept);
-    for (ir::Value*& y : r.yields) y = ir::lookup(replaced_, y);
+    };
+    ir::rewriteRegion(r, replaced_, visit);
   }
 
  private:

@@ -42,26 +42,23 @@ int64_t countOps(const ir::Region& region) {
 
 class Unroller {
  public:
+  // Inner loops first: the walk rewrites an op's regions before the op.
   void region(ir::Region& r) {
-    std::vector<std::unique_ptr<ir::Op>> kept;
-    kept.reserve(r.ops.size());
-    for (auto& op : r.ops) {
-      for (ir::Value*& v : op->operands) v = ir::lookup(replaced_, v);
-      for (auto& sub : op->regions) region(*sub);  // inner loops first
+    auto visit = [this](std::unique_ptr<ir::Op>& op, std::vector<std::unique_ptr<ir::Op>>& kept,
+                        ir::Region& parent) {
       if (op->kind == K::While) {
         std::optional<int64_t> trips = constantTripCount(*op);
         if (trips && *trips <= kMaxUnrolledTrips &&
             countOps(*op->regions[1]) <= kMaxUnrolledBodyOps) {
-          unroll(*op, *trips, r, kept);
+          unroll(*op, *trips, parent, kept);
           // Kept alive to the end of the pass, so that no new value reuses a key's address.
           removed_.push_back(std::move(op));
-          continue;
+          return;
         }
       }
       kept.push_back(std::move(op));
-    }
-    r.ops = std::move(kept);
-    for (ir::Value*& y : r.yields) y = ir::lookup(replaced_, y);
+    };
+    ir::rewriteRegion(r, replaced_, visit);
   }
 
  private:
