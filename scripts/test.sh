@@ -30,11 +30,12 @@ if ((full)); then
   step "C++ tests under ASan + UBSan"
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLOOPFUSE_SANITIZE=ON -DLOOPFUSE_WERROR=ON >/dev/null
   cmake --build build-asan -j "$jobs"
-  # NVRTC's PTX/CUBIN compiles of the corpus exercise NVRTC, not our code, and are slow: the plain
-  # run above covers them.
+  # NVRTC's PTX/CUBIN compiles of the corpus exercise NVRTC, not our code, and are slow; the
+  # emulated CUDA corpus runs generated code the sanitizers do not instrument: the plain run above
+  # covers them (the emulator's own tests, tests/runtime/cuda_emulator_test.cc, run here).
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900 \
-    -E 'CorpusCudaPtx|Cubin|CorpusCubin' 
+    -E 'CorpusCudaPtx|Cubin|CorpusCubin|CorpusCudaEmulated'
 
   step "parser fuzzing (60 s)"
   tests/fuzz/run.sh 60

@@ -22,8 +22,9 @@ struct RunOptions {
   std::string expectedPath;  // empty: the expected outputs are in the inputs file
   bool check = false;
   codegen::Target target = codegen::Target::Cpu;
-  int repeat = 0;     // > 0: time that many further runs and report the median per call
-  bool json = false;  // end with one JSON line: ok, compile time, cache hit, time per call
+  bool emulate = false;  // target cuda: run the CUDA kernel on the host (runtime/cuda_emulator.h)
+  int repeat = 0;        // > 0: time that many further runs and report the median per call
+  bool json = false;     // end with one JSON line: ok, compile time, cache hit, time per call
 };
 int runCommand(const RunOptions& options);
 

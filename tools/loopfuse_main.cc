@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -63,6 +64,9 @@ int runApp(int argc, char** argv) {
   runApp->add_option("--expected", run.expectedPath, "expected outputs (default: the inputs file)");
   runApp->add_option("--target", run.target, "cpu (default) or cuda")
       ->transform(CLI::CheckedTransformer(kTargets, CLI::ignore_case));
+  runApp->add_flag("--emulate", run.emulate,
+                   "with --target cuda: run the CUDA kernel on this machine's CPU, each GPU thread "
+                   "a fiber (checks the CUDA plan without a GPU)");
   runApp->add_option("--repeat", run.repeat, "time N more runs; report the median per call")
       ->check(CLI::Range(0, 1000000));
   runApp->add_flag("--json", run.json, "end with a one-line JSON summary");
@@ -112,6 +116,9 @@ int main(int argc, char** argv) {
     printError(std::string("error: ") + e.what());
     return lf::tools::kExitUserError;
   } catch (const lf::runtime::NpzError& e) {
+    printError(std::string("error: ") + e.what());
+    return lf::tools::kExitUserError;
+  } catch (const std::invalid_argument& e) {  // a bad LOOPFUSE_* setting
     printError(std::string("error: ") + e.what());
     return lf::tools::kExitUserError;
   } catch (const std::exception& e) {

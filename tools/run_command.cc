@@ -13,6 +13,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "runtime/cuda_driver.h"
+#include "runtime/cuda_emulator.h"
 #include "runtime/cuda_executable.h"
 #include "runtime/npz.h"
 #include "runtime/report.h"
@@ -97,7 +98,13 @@ int runCommand(const RunOptions& options) {
   const std::vector<HostArray> inputs = selectInputs(inputArrays, options.inputsPath);
 
   std::unique_ptr<runtime::Executable> executable;
-  if (options.target == codegen::Target::Cuda) {
+  if (options.emulate && options.target != codegen::Target::Cuda) {
+    throw ToolError("error: --emulate runs a CUDA kernel on the host; add --target cuda",
+                    kExitUserError);
+  }
+  if (options.emulate) {
+    executable = runtime::compileCudaEmulated(kernel, runtime::cudaEmulationFromEnvironment());
+  } else if (options.target == codegen::Target::Cuda) {
     try {
       executable = runtime::Executable::compileCuda(kernel);
     } catch (const runtime::cuda::CudaError& e) {  // no driver or no device: not a loopfuse bug

@@ -598,8 +598,8 @@ EmittedKernel describe(const ir::Program& program, Target target, int64_t scratc
 
 std::string withPrelude(const std::string& defines, Target target) {
   std::string text = defines;
-  text += preludeFile(target == Target::Cpu ? "lf_cpu.h" : "lf_cuda.h");
-  text += preludeFile("lf_common.h");
+  text += preludeText(target == Target::Cpu ? "lf_cpu.h" : "lf_cuda.h");
+  text += preludeText("lf_common.h");
   return text + "\n";
 }
 

@@ -2,7 +2,6 @@
 #include "runtime/cuda_executable.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -11,6 +10,7 @@
 
 #include "runtime/compile_cache.h"
 #include "runtime/cuda_driver.h"
+#include "runtime/launch_geometry.h"
 #include "runtime/nvrtc.h"
 #include "support/diagnostic.h"
 
@@ -53,17 +53,6 @@ std::string readBinaryFile(const std::string& path) {
 }
 
 size_t roundUp64(int64_t bytes) { return static_cast<size_t>((bytes + 63) / 64 * 64); }
-
-unsigned blockThreadsOverride() {
-  const char* env = std::getenv("LOOPFUSE_CUDA_BLOCK_THREADS");
-  if (env == nullptr || *env == '\0') return 0;
-  char* end = nullptr;
-  long v = std::strtol(env, &end, 10);
-  if (*end != '\0' || v < 1 || v > 1024)
-    throw std::invalid_argument(
-        "LOOPFUSE_CUDA_BLOCK_THREADS must be a number from 1 to 1024, got " + std::string(env));
-  return static_cast<unsigned>(v);
-}
 
 class CudaExecutableImpl : public CudaExecutable {
  public:
@@ -147,63 +136,27 @@ class CudaExecutableImpl : public CudaExecutable {
     info_.staticSharedBytes = attribute(kFuncSharedSizeBytes);
     info_.maxThreadsPerBlock = attribute(kFuncMaxThreadsPerBlock);
 
-    const unsigned requested = blockThreadsOverride();
-    info_.cooperative =
-        kernel_.cooperative || kernel_.source.find("#define LF_GRID_MODE") != std::string::npos;
-    const bool threadMode = kernel_.source.find("#define LF_THREAD_MODE") != std::string::npos;
-    if (kernel_.chains > 0) {
-      batchLaunch(requested);
-      return;
-    }
-    if (threadMode && requested > 1)
-      throw CudaError(what_ + " was planned for one thread (thread mode); set LOOPFUSE_CUDA_MODE=" +
-                      "block to run it on LOOPFUSE_CUDA_BLOCK_THREADS=" +
-                      std::to_string(requested) + " threads");
-    info_.blockThreads =
-        requested != 0 ? requested : std::max(1u, threadMode ? 1u : kernel_.blockThreads);
-    if (info_.blockThreads > static_cast<unsigned>(info_.maxThreadsPerBlock))
-      throw CudaError(what_ + " can run at most " + std::to_string(info_.maxThreadsPerBlock) +
-                      " threads per block (it uses " + std::to_string(info_.registers) +
-                      " registers per thread); asked for " + std::to_string(info_.blockThreads));
-    info_.gridBlocks = 1;
-    if (info_.cooperative) {
+    BlockLimit limit;
+    limit.maxThreads = static_cast<unsigned>(info_.maxThreadsPerBlock);
+    limit.why = " (it uses " + std::to_string(info_.registers) + " registers per thread)";
+    auto cooperativeBlocks = [&](unsigned blockThreads) {
       if (!device_.cooperativeLaunch)
         throw CudaError(what_ + " needs a cooperative launch, which " + device_.name +
                         " does not support");
       int perSm = 0;
       check(api.occupancyMaxActiveBlocksPerMultiprocessor(&perSm, function_,
-                                                          static_cast<int>(info_.blockThreads), 0),
+                                                          static_cast<int>(blockThreads), 0),
             "cuOccupancyMaxActiveBlocksPerMultiprocessor", what_);
       if (perSm < 1)
-        throw CudaError(what_ + ": not one block of " + std::to_string(info_.blockThreads) +
+        throw CudaError(what_ + ": not one block of " + std::to_string(blockThreads) +
                         " threads fits on a multiprocessor");
-      info_.gridBlocks = static_cast<unsigned>(perSm * device_.multiprocessors);
-    }
-  }
-
-  // A batch-mapped kernel: one thread per chain (blocks of the planned size, enough of them for
-  // every chain) or one block per chain. Chains never wait for each other: a plain launch.
-  void batchLaunch(unsigned requested) {
-    info_.cooperative = false;
-    const bool perBlock = kernel_.cudaMode == "batch-block";
-    if (!perBlock && requested != 0) {
-      throw CudaError(what_ + " runs one chain per thread, each in thread mode; " +
-                      "LOOPFUSE_CUDA_BLOCK_THREADS does not apply (LOOPFUSE_BATCH=off runs it " +
-                      "as one kernel over the whole batch)");
-    }
-    info_.blockThreads = requested != 0 ? requested : std::max(1u, kernel_.blockThreads);
-    if (info_.blockThreads > static_cast<unsigned>(info_.maxThreadsPerBlock)) {
-      if (perBlock) {
-        throw CudaError(what_ + " can run at most " + std::to_string(info_.maxThreadsPerBlock) +
-                        " threads per block (it uses " + std::to_string(info_.registers) +
-                        " registers per thread); asked for " + std::to_string(info_.blockThreads));
-      }
-      // One thread per chain: smaller blocks, more of them.
-      info_.blockThreads = static_cast<unsigned>(info_.maxThreadsPerBlock) / 32 * 32;
-    }
-    const auto chains = static_cast<unsigned long long>(kernel_.chains);
-    info_.gridBlocks = static_cast<unsigned>(
-        perBlock ? chains : (chains + info_.blockThreads - 1) / info_.blockThreads);
+      return static_cast<unsigned>(perSm * device_.multiprocessors);
+    };
+    const LaunchGeometry g =
+        chooseLaunchGeometry(kernel_, blockThreadsOverride(), limit, cooperativeBlocks, what_);
+    info_.gridBlocks = g.gridBlocks;
+    info_.blockThreads = g.blockThreads;
+    info_.cooperative = g.cooperative;
   }
 
   void allocateHostRunBuffers() const {

@@ -171,31 +171,8 @@ TEST(BatchGroupProgram, HasGroupRowsAndTheFirstChainArgument) {
   EXPECT_THROW(groupProgram(p, m, 3), std::logic_error);  // 3 does not divide 4
 }
 
-using Vars = std::vector<std::pair<std::string, std::string>>;
-
-// Sets environment variables for one test and restores them.
-class ScopedEnv {
- public:
-  explicit ScopedEnv(const Vars& vars) {
-    for (auto& [k, v] : vars) {
-      const char* old = std::getenv(k.c_str());
-      saved_.push_back({k, old ? std::optional<std::string>(old) : std::nullopt});
-      setenv(k.c_str(), v.c_str(), 1);
-    }
-  }
-  ~ScopedEnv() {
-    for (auto& [k, v] : saved_) {
-      if (v) {
-        setenv(k.c_str(), v->c_str(), 1);
-      } else {
-        unsetenv(k.c_str());
-      }
-    }
-  }
-
- private:
-  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
-};
+using lf::testing::ScopedEnv;
+using Vars = ScopedEnv::Vars;
 
 struct Layout {
   const char* batch;

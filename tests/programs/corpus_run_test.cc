@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "frontend/import.h"
 #include "hlo/ast.h"
 #include "passes/pipeline.h"
+#include "runtime/cuda_emulator.h"
 #include "runtime/executable.h"
 #include "runtime/npz.h"
 #include "runtime/nvrtc.h"
@@ -71,7 +73,7 @@ class FailureLog : public ::testing::Environment {
     ++passes_[suite];
   }
   void TearDown() override {
-    for (const std::string suite : {"cpu", "cuda-ptx"}) {
+    for (const std::string suite : {"cpu", "cuda-emulated", "cuda-ptx"}) {
       const size_t failed = failures_[suite].size();
       if (failed + passes_[suite] == 0) continue;
       std::cout << "[corpus " << suite << "] " << passes_[suite] << " passed, " << failed
@@ -110,16 +112,18 @@ std::string testName(const ::testing::TestParamInfo<std::string>& info) {
   return name;
 }
 
-class CorpusCpu : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(CorpusCpu, MatchesJax) {
-  const std::string file = GetParam();
-  const std::string program = file.substr(0, file.size() - 4);
+// The program of `file` (NAME.hlo or NAME.cuda.hlo) emitted for `target`, built by `build`, run
+// with NAME.npz's inputs and compared with its outputs; failures are logged under `suite`.
+void checkAgainstJax(
+    const std::string& suite, const std::string& file, codegen::Target target,
+    const std::function<std::unique_ptr<runtime::Executable>(const codegen::EmittedKernel&)>&
+        build) {
+  const std::string program = file.substr(0, file.size() - (endsWith(file, ".cuda.hlo") ? 9 : 4));
   const fs::path hloPath = corpusDir() / file;
   const fs::path npzPath = corpusDir() / (program + ".npz");
   auto fail = [&](const std::string& stage, const std::string& why) {
-    FailureLog::instance().record("cpu", program, stage + ": " + firstLine(why));
-    FAIL() << program << ": " << stage << ":\n" << why;
+    FailureLog::instance().record(suite, file, stage + ": " + firstLine(why));
+    FAIL() << file << ": " << stage << ":\n" << why;
   };
   if (!fs::exists(npzPath)) GTEST_SKIP() << "no " << npzPath;
 
@@ -127,7 +131,7 @@ TEST_P(CorpusCpu, MatchesJax) {
   codegen::EmittedKernel kernel;
   try {
     ir::Program ir = importFile(source);
-    kernel = codegen::emit(ir, codegen::Target::Cpu);
+    kernel = codegen::emit(ir, target);
   } catch (const CompileError& e) {
     return fail("compile", source.format(e.diagnostics()));
   } catch (const std::exception& e) {
@@ -140,12 +144,10 @@ TEST_P(CorpusCpu, MatchesJax) {
     std::vector<runtime::HostArray> inputs =
         runtime::numberedArrays(arrays, "input_", npzPath.string());
     expected = runtime::numberedArrays(arrays, "output_", npzPath.string());
-    auto executable = runtime::Executable::compileCpu(kernel);
-    outputs = executable->run(inputs);
+    outputs = build(kernel)->run(inputs);
   } catch (const std::exception& e) {
     return fail("build or run", e.what());
   }
-
   if (outputs.size() != expected.size())
     return fail("outputs", std::to_string(outputs.size()) + " outputs, JAX has " +
                                std::to_string(expected.size()));
@@ -169,11 +171,35 @@ TEST_P(CorpusCpu, MatchesJax) {
     mismatches += why.str() + "\n";
   }
   if (!mismatches.empty()) return fail("mismatch", mismatches);
-  FailureLog::instance().pass("cpu");
+  FailureLog::instance().pass(suite);
+}
+
+class CorpusCpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CorpusCpu, MatchesJax) {
+  checkAgainstJax("cpu", GetParam(), codegen::Target::Cpu, [](const codegen::EmittedKernel& k) {
+    return runtime::Executable::compileCpu(k);
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(Programs, CorpusCpu, ::testing::ValuesIn(corpusFiles(false)), testName);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusCpu);
+
+// The CUDA kernel of every .hlo and .cuda.hlo, run on the host by the emulator (every CUDA thread a
+// fiber, the GPU's launch geometry): the CUDA plan's storage, splits and barriers checked against
+// JAX without a GPU. $LOOPFUSE_CUDA_EMU_ORDER=reverse runs threads last to first between barriers.
+class CorpusCudaEmulated : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CorpusCudaEmulated, MatchesJax) {
+  checkAgainstJax("cuda-emulated", GetParam(), codegen::Target::Cuda,
+                  [](const codegen::EmittedKernel& k) {
+                    return runtime::compileCudaEmulated(k, runtime::cudaEmulationFromEnvironment());
+                  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Programs, CorpusCudaEmulated, ::testing::ValuesIn(corpusFiles(true)),
+                         testName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusCudaEmulated);
 
 // Every .hlo and .cuda.hlo must emit CUDA source that NVRTC compiles to PTX with no message at all
 // (a warning in generated code is a bug too). Needs no GPU, only libnvrtc.

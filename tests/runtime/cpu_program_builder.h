@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,31 @@ std::vector<uint8_t> bytesOf(const std::vector<T>& values) {
   if (!bytes.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
   return bytes;
 }
+
+// Sets environment variables for one test and restores them.
+class ScopedEnv {
+ public:
+  using Vars = std::vector<std::pair<std::string, std::string>>;
+  explicit ScopedEnv(const Vars& vars) {
+    for (auto& [k, v] : vars) {
+      const char* old = std::getenv(k.c_str());
+      saved_.push_back({k, old ? std::optional<std::string>(old) : std::nullopt});
+      setenv(k.c_str(), v.c_str(), 1);
+    }
+  }
+  ~ScopedEnv() {
+    for (auto& [k, v] : saved_) {
+      if (v) {
+        setenv(k.c_str(), v->c_str(), 1);
+      } else {
+        unsetenv(k.c_str());
+      }
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
 
 class ProgramBuilder {
  public:

@@ -28,11 +28,12 @@ std::string tempPath(const std::string& name) {
       .string();
 }
 
-// Runs `loopfuse ARGS` under `timeout 60`, capturing stdout, stderr and the exit code.
-Result loopfuse(const std::string& args) {
+// Runs `loopfuse ARGS` under `timeout 60` with the environment variables `env` ("A=1 B=2") set,
+// capturing stdout, stderr and the exit code.
+Result loopfuse(const std::string& args, const std::string& env = "") {
   const std::string errPath = tempPath("stderr.txt");
   const std::string command =
-      "timeout 60 " + std::string(LF_LOOPFUSE_EXE) + " " + args + " 2>" + errPath;
+      "env " + env + " timeout 60 " + std::string(LF_LOOPFUSE_EXE) + " " + args + " 2>" + errPath;
   Result r;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
@@ -168,6 +169,19 @@ TEST(CliRun, CudaTargetRunsOrNamesTheMissingDriver) {
                       " --target cuda");
   if (r.exitCode == 0) return;
   expectUserError(r, "CUDA");
+}
+
+TEST(CliRun, EmulateRunsTheCudaKernelOnTheHost) {
+  const std::string run = "run " + testdata("loop.hlo") + " --inputs " + testdata("loop.npz");
+  for (const std::string mode : {"thread", "block", "grid"}) {
+    Result r = loopfuse(run + " --target cuda --emulate --check",
+                        "LOOPFUSE_CUDA_MODE=" + mode + " LOOPFUSE_CUDA_EMU_ORDER=reverse");
+    EXPECT_EQ(r.exitCode, 0) << mode << "\n" << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "ok")) << r.out;
+  }
+  expectUserError(loopfuse(run + " --emulate"), "--emulate runs a CUDA kernel on the host");
+  expectUserError(loopfuse(run + " --target cuda --emulate", "LOOPFUSE_CUDA_EMU_ORDER=sideways"),
+                  "LOOPFUSE_CUDA_EMU_ORDER must be forward or reverse");
 }
 
 TEST(CliShow, IrEmitExplain) {

@@ -1,0 +1,75 @@
+// The launch geometry of a CUDA-target kernel (see launch_geometry.h).
+#include "runtime/launch_geometry.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "runtime/cuda_driver.h"
+
+namespace lf::runtime {
+namespace {
+
+cuda::CudaError tooManyThreads(const BlockLimit& limit, unsigned asked, const std::string& what) {
+  return cuda::CudaError(what + " can run at most " + std::to_string(limit.maxThreads) +
+                         " threads per block" + limit.why + "; asked for " + std::to_string(asked));
+}
+
+// A batch-mapped kernel: one thread per chain (blocks of the planned size, enough of them for
+// every chain) or one block per chain. Chains never wait for each other: a plain launch.
+LaunchGeometry batchGeometry(const codegen::EmittedKernel& kernel, unsigned requested,
+                             const BlockLimit& limit, const std::string& what) {
+  LaunchGeometry g;
+  const bool perBlock = kernel.cudaMode == "batch-block";
+  g.threadMode = !perBlock;
+  if (!perBlock && requested != 0) {
+    throw cuda::CudaError(what + " runs one chain per thread, each in thread mode; " +
+                          "LOOPFUSE_CUDA_BLOCK_THREADS does not apply (LOOPFUSE_BATCH=off runs " +
+                          "it as one kernel over the whole batch)");
+  }
+  g.blockThreads = requested != 0 ? requested : std::max(1u, kernel.blockThreads);
+  if (g.blockThreads > limit.maxThreads) {
+    if (perBlock) throw tooManyThreads(limit, g.blockThreads, what);
+    // One thread per chain: smaller blocks, more of them.
+    g.blockThreads = std::max(1u, limit.maxThreads / 32 * 32);
+  }
+  const auto chains = static_cast<unsigned long long>(kernel.chains);
+  g.gridBlocks =
+      static_cast<unsigned>(perBlock ? chains : (chains + g.blockThreads - 1) / g.blockThreads);
+  return g;
+}
+
+}  // namespace
+
+unsigned blockThreadsOverride() {
+  const char* env = std::getenv("LOOPFUSE_CUDA_BLOCK_THREADS");
+  if (env == nullptr || *env == '\0') return 0;
+  char* end = nullptr;
+  long v = std::strtol(env, &end, 10);
+  if (*end != '\0' || v < 1 || v > 1024)
+    throw std::invalid_argument(
+        "LOOPFUSE_CUDA_BLOCK_THREADS must be a number from 1 to 1024, got " + std::string(env));
+  return static_cast<unsigned>(v);
+}
+
+LaunchGeometry chooseLaunchGeometry(const codegen::EmittedKernel& kernel, unsigned requested,
+                                    const BlockLimit& limit,
+                                    const std::function<unsigned(unsigned)>& cooperativeBlocks,
+                                    const std::string& what) {
+  if (kernel.chains > 0) return batchGeometry(kernel, requested, limit, what);
+  LaunchGeometry g;
+  g.cooperative =
+      kernel.cooperative || kernel.source.find("#define LF_GRID_MODE") != std::string::npos;
+  g.threadMode = kernel.source.find("#define LF_THREAD_MODE") != std::string::npos;
+  if (g.threadMode && requested > 1)
+    throw cuda::CudaError(what + " was planned for one thread (thread mode); set " +
+                          "LOOPFUSE_CUDA_MODE=block to run it on LOOPFUSE_CUDA_BLOCK_THREADS=" +
+                          std::to_string(requested) + " threads");
+  g.blockThreads =
+      requested != 0 ? requested : std::max(1u, g.threadMode ? 1u : kernel.blockThreads);
+  if (g.blockThreads > limit.maxThreads) throw tooManyThreads(limit, g.blockThreads, what);
+  if (g.cooperative) g.gridBlocks = cooperativeBlocks(g.blockThreads);
+  return g;
+}
+
+}  // namespace lf::runtime
