@@ -16,15 +16,6 @@
 namespace lf::runtime {
 namespace {
 
-// Mirrors LfKernelArgs of the preludes (lf_cuda.h, lf_cuda_emu.h).
-constexpr int kMaxArgs = 64;
-struct KernelArgs {
-  const void* in[kMaxArgs];
-  void* out[kMaxArgs];
-  void* scratch;
-  unsigned int* barrier;
-};
-
 using LaunchFn = const char* (*)(const KernelArgs*, unsigned, unsigned, int);
 constexpr const char* kLauncher = "lf_emu_launch";
 
@@ -126,8 +117,7 @@ CudaEmulation cudaEmulationFromEnvironment() {
 std::unique_ptr<Executable> compileCudaEmulated(const codegen::EmittedKernel& kernel,
                                                 const CudaEmulation& emulation,
                                                 const CompileOptions& options) {
-  if (kernel.target != codegen::Target::Cuda)
-    throw std::invalid_argument("compileCudaEmulated needs a kernel emitted for the CUDA target");
+  checkKernelArgs(kernel, "compileCudaEmulated");
   CompileStats stats = compileCached(hostSource(kernel), options);
   return std::make_unique<CudaEmulatedExecutable>(kernel, std::move(stats), emulation);
 }

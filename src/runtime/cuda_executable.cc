@@ -12,22 +12,11 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/launch_geometry.h"
 #include "runtime/nvrtc.h"
-#include "support/diagnostic.h"
 
 namespace lf::runtime {
 namespace {
 
 using namespace cuda;
-
-// Mirrors LfKernelArgs of the CUDA prelude (lf_cuda.h), passed by value as the kernel's one
-// parameter. compileCuda checks that the prelude's LF_MAX_ARGS is this one.
-constexpr int kMaxArgs = 64;
-struct KernelArgs {
-  const void* in[kMaxArgs];
-  void* out[kMaxArgs];
-  void* scratch;
-  unsigned int* barrier;
-};
 
 // Device memory, freed with the executable (in the context it was allocated in).
 struct DeviceBuffer {
@@ -216,21 +205,6 @@ class CudaExecutableImpl : public CudaExecutable {
   mutable std::vector<DeviceBuffer> hostInputs_, hostOutputs_;
 };
 
-// The emitted kernel passes pointers in LfKernelArgs; check that the prelude agrees on its size.
-void checkKernelAbi(const codegen::EmittedKernel& kernel) {
-  if (kernel.target != codegen::Target::Cuda)
-    throw std::invalid_argument(
-        "Executable::compileCuda needs a kernel emitted for the CUDA target");
-  if (kernel.source.find("#define LF_MAX_ARGS " + std::to_string(kMaxArgs)) == std::string::npos)
-    throw std::logic_error("the CUDA prelude's LF_MAX_ARGS differs from the runtime's " +
-                           std::to_string(kMaxArgs));
-  if (kernel.inputs.size() > kMaxArgs || kernel.outputs.size() > kMaxArgs)
-    throw CompileError(SourceLoc{}, "the program has " + std::to_string(kernel.inputs.size()) +
-                                        " inputs and " + std::to_string(kernel.outputs.size()) +
-                                        " outputs; the CUDA target passes at most " +
-                                        std::to_string(kMaxArgs) + " of each");
-}
-
 }  // namespace
 
 CudaBinary compileCubinCached(const std::string& source, const std::string& arch,
@@ -257,7 +231,7 @@ CudaBinary compileCubinCached(const std::string& source, const std::string& arch
 
 std::unique_ptr<Executable> Executable::compileCuda(const codegen::EmittedKernel& kernel,
                                                     const CompileOptions& options) {
-  checkKernelAbi(kernel);
+  checkKernelArgs(kernel, "Executable::compileCuda");
   DeviceInfo device = currentDevice();  // throws "no CUDA driver found" first, before NVRTC runs
   CudaBinary binary = compileCubinCached(kernel.source, device.arch(), options);
   return std::make_unique<CudaExecutableImpl>(kernel, std::move(binary), std::move(device));

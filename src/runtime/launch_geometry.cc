@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "runtime/cuda_driver.h"
+#include "support/diagnostic.h"
 
 namespace lf::runtime {
 namespace {
@@ -40,6 +41,20 @@ LaunchGeometry batchGeometry(const codegen::EmittedKernel& kernel, unsigned requ
 }
 
 }  // namespace
+
+void checkKernelArgs(const codegen::EmittedKernel& kernel, const std::string& caller) {
+  if (kernel.target != codegen::Target::Cuda)
+    throw std::invalid_argument(caller + " needs a kernel emitted for the CUDA target");
+  if (kernel.source.find("#define LF_MAX_ARGS " + std::to_string(kMaxKernelArgs)) ==
+      std::string::npos)
+    throw std::logic_error("the CUDA prelude's LF_MAX_ARGS differs from the runtime's " +
+                           std::to_string(kMaxKernelArgs));
+  if (kernel.inputs.size() > kMaxKernelArgs || kernel.outputs.size() > kMaxKernelArgs)
+    throw CompileError(SourceLoc{}, "the program has " + std::to_string(kernel.inputs.size()) +
+                                        " inputs and " + std::to_string(kernel.outputs.size()) +
+                                        " outputs; the CUDA target passes at most " +
+                                        std::to_string(kMaxKernelArgs) + " of each");
+}
 
 unsigned blockThreadsOverride() {
   const char* env = std::getenv("LOOPFUSE_CUDA_BLOCK_THREADS");

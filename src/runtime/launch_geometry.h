@@ -1,6 +1,7 @@
-// How a CUDA-target kernel is launched: threads per block, blocks, cooperative or not. One
-// function for the GPU runtime (cuda_executable.cc) and the host emulator (cuda_emulator.cc), so
-// that the emulator runs the geometry the GPU would get, barring the grid's size.
+// How a CUDA-target kernel is launched: its one parameter, and threads per block, blocks,
+// cooperative or not. Shared by the GPU runtime (cuda_executable.cc) and the host emulator
+// (cuda_emulator.cc), so that the emulator runs the launch the GPU would get, barring the grid's
+// size.
 #pragma once
 
 #include <functional>
@@ -9,6 +10,21 @@
 #include "codegen/emit.h"
 
 namespace lf::runtime {
+
+// Mirrors LfKernelArgs of the CUDA preludes (lf_cuda.h, lf_cuda_emu.h), passed by value as the
+// kernel's one parameter. compileCuda checks that the prelude's LF_MAX_ARGS is this one.
+constexpr int kMaxKernelArgs = 64;
+struct KernelArgs {
+  const void* in[kMaxKernelArgs];
+  void* out[kMaxKernelArgs];
+  void* scratch;
+  unsigned int* barrier;  // grid mode: the grid barrier's two counters, zeroed
+};
+
+// Checks that `kernel` was emitted for the CUDA target (std::invalid_argument naming `caller`),
+// that its prelude agrees on LF_MAX_ARGS (std::logic_error), and that its inputs and outputs fit in
+// KernelArgs (CompileError).
+void checkKernelArgs(const codegen::EmittedKernel& kernel, const std::string& caller);
 
 struct LaunchGeometry {
   unsigned gridBlocks = 1;

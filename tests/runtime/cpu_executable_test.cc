@@ -6,19 +6,7 @@
 namespace lf::testing {
 namespace {
 
-using K = ir::OpKind;
-
-// sum(x) * 2 through a scratch buffer, so that shared scratch would mix the threads' values.
-ir::Program doubledSum() {
-  ProgramBuilder b("doubled_sum");
-  ir::Value* x = b.param(type(DType::S64, {256}), "x");
-  ir::Value* twice = b.op1(K::Add, {x, x}, type(DType::S64, {256}));
-  ir::Value* zero = b.constant<int64_t>(type(DType::S64), {0});
-  ir::Op* sum = b.op(K::Reduce, {twice, zero}, {type(DType::S64)}, ir::ReduceAttrs{{0}});
-  b.binaryRegion(sum, K::Add, DType::S64);
-  b.output(sum->result());
-  return std::move(b.program);
-}
+ir::Program doubledSum() { return doubledSumProgram(256); }
 
 TEST(CpuExecutable, ConcurrentRunsDoNotShareScratch) {
   ir::Program program = doubledSum();

@@ -107,6 +107,20 @@ std::vector<T> values(const runtime::HostArray& a) {
   return out;
 }
 
+// sum(x + x) over n s64 elements: a stage split over threads, then a reduction after a barrier;
+// through a scratch buffer once n is large enough.
+inline ir::Program doubledSumProgram(int64_t n) {
+  using K = ir::OpKind;
+  ProgramBuilder b("doubled_sum");
+  ir::Value* x = b.param(type(DType::S64, {n}), "x");
+  ir::Value* twice = b.op1(K::Add, {x, x}, type(DType::S64, {n}));
+  ir::Value* zero = b.constant<int64_t>(type(DType::S64), {0});
+  ir::Op* sum = b.op(K::Reduce, {twice, zero}, {type(DType::S64)}, ir::ReduceAttrs{{0}});
+  b.binaryRegion(sum, K::Add, DType::S64);
+  b.output(sum->result());
+  return std::move(b.program);
+}
+
 inline runtime::CompileOptions testCompileOptions() {
   runtime::CompileOptions o;
   o.cacheDir = std::string(LF_BINARY_DIR) + "/test-kernel-cache";

@@ -11,19 +11,7 @@
 namespace lf::testing {
 namespace {
 
-using K = ir::OpKind;
-
-// sum(x + x) over 1000 elements: a stage split over the threads, then a reduction after a barrier.
-ir::Program doubledSum() {
-  ProgramBuilder b("doubled_sum");
-  ir::Value* x = b.param(type(DType::S64, {1000}), "x");
-  ir::Value* twice = b.op1(K::Add, {x, x}, type(DType::S64, {1000}));
-  ir::Value* zero = b.constant<int64_t>(type(DType::S64), {0});
-  ir::Op* sum = b.op(K::Reduce, {twice, zero}, {type(DType::S64)}, ir::ReduceAttrs{{0}});
-  b.binaryRegion(sum, K::Add, DType::S64);
-  b.output(sum->result());
-  return std::move(b.program);
-}
+ir::Program doubledSum() { return doubledSumProgram(1000); }
 
 struct ModeCase {
   std::string mode, blockThreads;
