@@ -9,6 +9,7 @@
 
 #include "codegen/emitter.h"
 #include "codegen/prelude_sources.h"
+#include "support/environment.h"
 
 namespace lf::codegen {
 
@@ -511,15 +512,8 @@ namespace {
 
 plan::PlanOptions planOptionsFromEnvironment() {
   plan::PlanOptions options;
-  if (const char* threads = std::getenv("LOOPFUSE_CPU_THREADS"); threads && *threads) {
-    char* end = nullptr;
-    long n = std::strtol(threads, &end, 10);
-    if (*end != '\0' || n < 1 || n > 1024) {
-      throw std::invalid_argument("LOOPFUSE_CPU_THREADS must be a number from 1 to 1024, got '" +
-                                  std::string(threads) + "'");
-    }
-    options.cpuThreads = static_cast<int>(n);
-  }
+  if (auto threads = integerFromEnvironment("LOOPFUSE_CPU_THREADS", 1, 1024))
+    options.cpuThreads = static_cast<int>(*threads);
   const char* mode = std::getenv("LOOPFUSE_CUDA_MODE");
   if (mode == nullptr || *mode == '\0') return options;
   options.forceCudaMode = true;

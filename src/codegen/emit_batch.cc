@@ -14,6 +14,7 @@
 #include "batch/batch.h"
 #include "codegen/emitter.h"
 #include "passes/pipeline.h"
+#include "support/environment.h"
 
 namespace lf::codegen {
 
@@ -163,14 +164,13 @@ int cpuThreadsForChains(const plan::PlanOptions& options, int64_t chains) {
 // (the group's values stay in cache) and at least one group per thread. $LOOPFUSE_BATCH_GROUP
 // sets it (it must divide the batch).
 int64_t cpuGroupSize(int64_t chains, int threads) {
-  if (const char* env = std::getenv("LOOPFUSE_BATCH_GROUP"); env && *env) {
-    char* end = nullptr;
-    long long g = std::strtoll(env, &end, 10);
-    if (*end != '\0' || g < 1 || chains % g != 0) {
+  if (auto g = integerFromEnvironment("LOOPFUSE_BATCH_GROUP", 1, chains)) {
+    if (chains % *g != 0) {
       throw std::invalid_argument("LOOPFUSE_BATCH_GROUP must divide the batch of " +
-                                  std::to_string(chains) + " chains, got '" + env + "'");
+                                  std::to_string(chains) + " chains, got '" + std::to_string(*g) +
+                                  "'");
     }
-    return g;
+    return *g;
   }
   constexpr int64_t kMaxGroup = 256;
   int64_t cap = std::max<int64_t>(1, std::min(kMaxGroup, chains / threads));

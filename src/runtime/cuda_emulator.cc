@@ -12,6 +12,7 @@
 #include "codegen/prelude_sources.h"
 #include "runtime/compile_cache.h"
 #include "runtime/launch_geometry.h"
+#include "support/environment.h"
 
 namespace lf::runtime {
 namespace {
@@ -32,18 +33,6 @@ std::string hostSource(const codegen::EmittedKernel& kernel) {
             "  return lf_emu::launchKernel(" +
             kernel.entryName + ", args, grid, block, flags);\n}\n";
   return source;
-}
-
-unsigned numberFromEnvironment(const char* name, unsigned fallback, unsigned low, unsigned high) {
-  const char* env = std::getenv(name);
-  if (env == nullptr || *env == '\0') return fallback;
-  char* end = nullptr;
-  const long v = std::strtol(env, &end, 10);
-  if (*end != '\0' || v < low || v > high)
-    throw std::invalid_argument(std::string(name) + " must be a number from " +
-                                std::to_string(low) + " to " + std::to_string(high) + ", got " +
-                                env);
-  return static_cast<unsigned>(v);
 }
 
 class CudaEmulatedExecutable : public Executable {
@@ -110,7 +99,8 @@ CudaEmulation cudaEmulationFromEnvironment() {
                                   "'");
     e.reverse = o == "reverse";
   }
-  e.gridBlocks = numberFromEnvironment("LOOPFUSE_CUDA_EMU_GRID_BLOCKS", e.gridBlocks, 1, 64);
+  e.gridBlocks = static_cast<unsigned>(
+      integerFromEnvironment("LOOPFUSE_CUDA_EMU_GRID_BLOCKS", 1, 64).value_or(e.gridBlocks));
   return e;
 }
 

@@ -7,6 +7,7 @@
 
 #include "runtime/cuda_driver.h"
 #include "support/diagnostic.h"
+#include "support/environment.h"
 
 namespace lf::runtime {
 namespace {
@@ -57,14 +58,8 @@ void checkKernelArgs(const codegen::EmittedKernel& kernel, const std::string& ca
 }
 
 unsigned blockThreadsOverride() {
-  const char* env = std::getenv("LOOPFUSE_CUDA_BLOCK_THREADS");
-  if (env == nullptr || *env == '\0') return 0;
-  char* end = nullptr;
-  long v = std::strtol(env, &end, 10);
-  if (*end != '\0' || v < 1 || v > 1024)
-    throw std::invalid_argument(
-        "LOOPFUSE_CUDA_BLOCK_THREADS must be a number from 1 to 1024, got " + std::string(env));
-  return static_cast<unsigned>(v);
+  return static_cast<unsigned>(
+      integerFromEnvironment("LOOPFUSE_CUDA_BLOCK_THREADS", 1, 1024).value_or(0));
 }
 
 LaunchGeometry chooseLaunchGeometry(const codegen::EmittedKernel& kernel, unsigned requested,
