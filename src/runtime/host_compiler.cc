@@ -48,15 +48,18 @@ std::string hostCompiler(const std::string& explicitCxx) {
 
 // -O3 and -march=native let the compiler vectorize the kernel's loops (a dot's rows, elementwise
 // chains); -ffp-contract=off and no fast-math keep every result the IEEE one, so vector code gives
-// the same bits as scalar code. The CPU that -march=native resolves to is part of the cache key
-// (hostCompilerVersion), so a cache shared between machines never hands out foreign code.
-// -fopenmp: a kernel with large stages splits them over an OpenMP team (LF_CPU_THREADS).
+// the same bits as scalar code. -fno-trapping-math changes no result either: it tells GCC that no
+// float operation traps (the kernel never unmasks float exceptions, and XLA's LLVM assumes the
+// same), so the select-based math of lf_xla_math.h (exp, tanh) may compute both arms and vectorize.
+// The CPU that -march=native resolves to is part of the cache key (hostCompilerVersion), so a cache
+// shared between machines never hands out foreign code. -fopenmp: a kernel with large stages splits
+// them over an OpenMP team (LF_CPU_THREADS).
 const std::vector<std::string>& hostCompilerFlags() {
-  static const std::vector<std::string> flags = {"-std=c++17",     "-O3",
-                                                 "-march=native",  "-fPIC",
-                                                 "-shared",        "-fno-strict-aliasing",
-                                                 "-fno-fast-math", "-ffp-contract=off",
-                                                 "-fopenmp"};
+  static const std::vector<std::string> flags = {"-std=c++17",        "-O3",
+                                                 "-march=native",     "-fPIC",
+                                                 "-shared",           "-fno-strict-aliasing",
+                                                 "-fno-fast-math",    "-fno-trapping-math",
+                                                 "-ffp-contract=off", "-fopenmp"};
   return flags;
 }
 

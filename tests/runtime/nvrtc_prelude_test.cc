@@ -116,8 +116,7 @@ std::string instantiateAll() {
 }
 
 std::string prelude() {
-  return std::string(lf::codegen::preludeFile("lf_cuda.h")) +
-         std::string(lf::codegen::preludeFile("lf_common.h"));
+  return lf::codegen::preludeText("lf_cuda.h") + lf::codegen::preludeText("lf_common.h");
 }
 
 TEST(NvrtcPrelude, PreludeHeadersAreEmbedded) {

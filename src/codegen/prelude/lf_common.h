@@ -1,15 +1,16 @@
 // The target-neutral part of the kernel prelude: the element types and the scalar semantics of
 // every HLO op, in one place. It follows the target part (lf_cpu.h or lf_cuda.h), which supplies
 // LF_DEVICE, LF_MEMCPY, lf_target_clz64, lf_target_popcount64, lf_target_denormal_input and the
-// fixed-width integers; it
-// includes nothing, so the emitter can paste it into a self-contained kernel source.
+// fixed-width integers. It includes only other prelude files (lf_xla_math.h), which
+// codegen::preludeText pastes in place, so a kernel's source stands alone.
 //
 // Every op is a function template over the C++ element type (bool, int8_t..uint64_t, lf_f16,
 // lf_bf16, float, double). f16/bf16 ops compute in float and round once; for + - * / sqrt that is
 // the IEEE result in the narrow type. The rules are XLA's (the project's xla-op-semantics
 // reference sheet). Where XLA versions or backends differ, the choice made here:
-//   - tanh and erf (f32, and f16/bf16 through f32): XLA CPU's rational approximations, the same
-//     bits as JAX on CPU; f64 uses the C functions. Other transcendentals are the C functions.
+//   - exp, tanh and f32 erf (f16/bf16 through f32): XLA's own approximations (lf_xla_math.h), the
+//     same bits as JAX on CPU; on a GPU exp and f64 tanh are the CUDA math library's, as XLA:GPU's.
+//     Other transcendentals are the C functions.
 //   - maximum/minimum: NaN propagates; max(-0, +0) = +0 and min(-0, +0) = -0 (llvm.maximum).
 //   - integer power with a negative exponent: the MHLO rule ((-1)^y = +-1 by parity).
 //   - int -> f16/bf16 rounds once, exactly (XLA CPU goes through f32 and can round twice).
@@ -327,60 +328,45 @@ LF_FLOAT_UNARY(lf_floor, floorf(x), floor(x))
 LF_FLOAT_UNARY(lf_ceil, ceilf(x), ceil(x))
 LF_FLOAT_UNARY(lf_round_nearest_afz, roundf(x), round(x))
 LF_FLOAT_UNARY(lf_round_nearest_even, rintf(x), rint(x))  // default rounding mode: ties to even
-LF_FLOAT_UNARY(lf_exponential, expf(x), exp(x))
+#include "lf_xla_math.h"                                  // pasted in place by codegen::preludeText
+// exp and f64 tanh: XLA:CPU's approximations where the expected values are XLA:CPU's (the CPU and
+// the CUDA emulator); the CUDA math library's on a GPU, as XLA:GPU.
+#if defined(LF_TARGET_CPU) || defined(LF_CUDA_EMULATED)
+#define LF_EXP_F32(x) lf_xla_exp_f32(x)
+#define LF_EXP_F64(x) lf_xla_exp_f64(x)
+#define LF_TANH_F64(x) lf_xla_tanh_f64(x)
+#else
+#define LF_EXP_F32(x) expf(x)
+#define LF_EXP_F64(x) exp(x)
+#define LF_TANH_F64(x) tanh(x)
+#endif
+LF_FLOAT_UNARY(lf_exponential, LF_EXP_F32(x), LF_EXP_F64(x))
 LF_FLOAT_UNARY(lf_exponential_minus_one, expm1f(x), expm1(x))
 LF_FLOAT_UNARY(lf_log, logf(x), log(x))
 LF_FLOAT_UNARY(lf_log_plus_one, log1pf(x), log1p(x))
 LF_FLOAT_UNARY(lf_sqrt, sqrtf(x), sqrt(x))
 LF_FLOAT_UNARY(lf_rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))
 LF_FLOAT_UNARY(lf_cbrt, cbrtf(x), cbrt(x))
-LF_FLOAT_UNARY(lf_logistic, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)))
+LF_FLOAT_UNARY(lf_logistic, 1.0f / (1.0f + LF_EXP_F32(-x)), 1.0 / (1.0 + LF_EXP_F64(-x)))
 LF_FLOAT_UNARY(lf_sine, sinf(x), sin(x))
 LF_FLOAT_UNARY(lf_cosine, cosf(x), cos(x))
 LF_FLOAT_UNARY(lf_tan, tanf(x), tan(x))
 
-// XLA CPU's f32 tanh (Eigen's rational approximation, FMA variant of the clamp), so results match
-// XLA to about an ulp on both targets; f64 uses the C function.
-LF_DEVICE float lf_tanh_f32(float x) {
-  const float ax = fabsf(x);
-  if (x != x) return x;  // the clamp below would drop a NaN
-  if (ax >= 20.0f) return x < 0.0f ? -1.0f : 1.0f;
-  if (ax < 0.0004f) return x;
-  const float c = fminf(fmaxf(x, -7.99881172180175781f), 7.99881172180175781f);
-  const float x2 = c * c;
-  float p = -2.76076847742355e-16f;
-  p = fmaf(x2, p, 2.00018790482477e-13f);
-  p = fmaf(x2, p, -8.60467152213735e-11f);
-  p = fmaf(x2, p, 5.12229709037114e-08f);
-  p = fmaf(x2, p, 1.48572235717979e-05f);
-  p = fmaf(x2, p, 6.37261928875436e-04f);
-  p = fmaf(x2, p, 4.89352455891786e-03f);
-  float q = 1.19825839466702e-06f;
-  q = fmaf(x2, q, 1.18534705686654e-04f);
-  q = fmaf(x2, q, 2.26843463243900e-03f);
-  q = fmaf(x2, q, 4.89352518554385e-03f);
-  return c * p / q;
+// tanh reads an f32 input unflushed: XLA's small-|x| case returns the input itself, so a denormal
+// comes back as it went in, even where denormals are flushed (its comparison flushes, not the
+// select).
+template <class T>
+LF_DEVICE T lf_tanh(T x) {
+  static_assert(lf_is_floating<T>, "lf_tanh takes a floating-point type");
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_tanh(lf_to_f32(x)));
+  } else if constexpr (sizeof(T) == 4) {
+    return lf_xla_tanh_f32(x);
+  } else {
+    return LF_TANH_F64(lf_target_denormal_input(x));
+  }
 }
-LF_FLOAT_UNARY(lf_tanh, lf_tanh_f32(x), tanh(x))
-
-// XLA's f32 erf (EmitErfF32, Eigen's rational approximation): +-1 once |x| >= 3.8325...
-LF_DEVICE float lf_erf_f32(float x) {
-  if (fabsf(x) >= 3.832506856900711f) return x < 0.0f ? -1.0f : 1.0f;
-  const float x2 = x * x;
-  float p = fmaf(x2, 0.00022905065861350646f, 0.0034082910107109506f);
-  p = fmaf(x2, p, 0.050955695062380861f);
-  p = fmaf(x2, p, 0.18520832239976145f);
-  p = fmaf(x2, p, 1.128379143519084f);
-  p = x * p;
-  float q = fmaf(x2, -1.1791602954361697e-7f, 0.000023547966471313185f);
-  q = fmaf(x2, q, 0.0010179625278914885f);
-  q = fmaf(x2, q, 0.014070470171167667f);
-  q = fmaf(x2, q, 0.11098505178285362f);
-  q = fmaf(x2, q, 0.49746925110067538f);
-  q = fmaf(x2, q, 1.0f);
-  return p / q;
-}
-LF_FLOAT_UNARY(lf_erf, lf_erf_f32(x), erf(x))
+LF_FLOAT_UNARY(lf_erf, lf_xla_erf_f32(x), erf(x))
 
 // False for +-inf and NaN: the exponent field is not all ones.
 template <class T>
