@@ -172,8 +172,8 @@ TEST(PreludeFloat, TanhAndErfMatchXla) {
   EXPECT_EQ(lf_tanh(h16(0x3800)).bits, 0x3765);  // tanh(0.5) = 0.46212 -> f16 0.4621582
 }
 
-// jnp.exp and jnp.tanh (f64; tanh on the inputs / 40) and f32 jnp.exp, JAX 0.11.2 CPU: XLA's own
-// approximations, so the same bits (lf_xla_math.h; 200,000 inputs each in test_jit_math_bits.py).
+// jnp.exp and jnp.tanh (f64; tanh on the inputs / 40), JAX 0.11.2 CPU: XLA's own approximations,
+// so the same bits (lf_xla_math.h; 200,000 inputs each in test_jit_math_bits.py).
 constexpr double kExp64Inputs[] = {
     -745.5, -708.5, -622.7576750876301, -44.694691685622274, -1.0, -1e-3, 0.0, 0.5, 1.0, 2.5, 100.0,
     709.7,  709.8};
@@ -203,20 +203,11 @@ constexpr uint64_t kJaxTanh64[] = {0xbfeffffffffffff9,
                                    0x3fef9258260a71c1,
                                    0x3feffffffffffff9,
                                    0x3feffffffffffff9};
-constexpr float kExp32Inputs[] = {-90.0f, -87.0f, -20.5f,    -1.0f, 0.0f,
-                                  0.5f,   1.0f,   88.72075f, 89.0f};
-constexpr uint32_t kJaxExp32[] = {0x0,        0xb33687,   0x30abd1d8, 0x3ebc5ab2, 0x3f800000,
-                                  0x3fd3094c, 0x402df854, 0x7f7f7729, 0x7f800000};
-
 TEST(PreludeFloat, ExpAndTanhMatchXla) {
   for (size_t i = 0; i < sizeof(kExp64Inputs) / sizeof(double); ++i) {
     const double x = kExp64Inputs[i];
     EXPECT_EQ(bits64(lf_exponential(x)), kJaxExp64[i]) << "exp(" << x << ")";
     EXPECT_EQ(bits64(lf_tanh(x / 40)), kJaxTanh64[i]) << "tanh(" << x / 40 << ")";
-  }
-  for (size_t i = 0; i < sizeof(kExp32Inputs) / sizeof(float); ++i) {
-    const float x = kExp32Inputs[i];
-    EXPECT_EQ(bits32(lf_exponential(x)), kJaxExp32[i]) << "exp(" << x << ")";
   }
   EXPECT_TRUE(std::isnan(lf_exponential(std::nan(""))));
   EXPECT_TRUE(std::isnan(lf_exponential(kNan)));

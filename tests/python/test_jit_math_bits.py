@@ -1,9 +1,9 @@
-"""exp, tanh, logistic and erf through lf.jit give XLA:CPU's bits (src/codegen/prelude/lf_xla_math.h).
+"""f64 exp, tanh, logistic and f32 erf through lf.jit give XLA:CPU's bits (lf_xla_math.h).
 
 The oracle is jax.jit on the same inputs: 200,000 random values over each function's whole range
 plus the edges (zeros, infinities, NaN, the overflow and underflow thresholds, denormals, which
-XLA:CPU reads as zero). f32 exp is the one function that is not exact: its reduction differs from
-XLA's in the last bit for about 0.1% of inputs, so it is held to 1 ulp and a mismatch rate.
+XLA:CPU reads as zero). f32 exp is the C library's expf (faster where a loop does not vectorize),
+not XLA's polynomial, so it is held to one ulp.
 """
 
 from __future__ import annotations
@@ -76,13 +76,12 @@ def test_bit_for_bit_with_xla_cpu(
     )
 
 
-def test_f32_exp_within_one_ulp_and_almost_always_exact() -> None:
+def test_f32_exp_within_one_ulp() -> None:
     x = inputs(np.float32, -104.0, 89.0)
     differ, actual, expected = mismatches(jnp.exp, x)
     finite = np.isfinite(expected)
     assert np.array_equal(np.isfinite(actual), finite)
-    assert ulp_distance(actual[finite], expected[finite]).max() <= 1
-    assert differ.mean() < 0.002, f"{differ.sum()} of {len(x)} differ"
+    assert ulp_distance(actual[finite], expected[finite]).max() <= 1, f"{differ.sum()} differ"
 
 
 def test_exp_in_a_loop_keeps_the_bits() -> None:

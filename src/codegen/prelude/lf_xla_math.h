@@ -1,13 +1,16 @@
-// XLA's own approximations of exp, tanh and erf, written as straight-line code: no calls and no
-// branches (every choice is a select), so on the CPU a stage's loop over them vectorizes, and the
-// results are XLA:CPU's to the bit (checked against JAX 0.11.2 on 700,000 inputs per function,
-// and in tests/codegen/prelude_float_test.cc). Pasted into lf_common.h where it includes this
-// file, after lf_bitcast; needs the C math functions (fma, floor, fabs) and LF_DEVICE.
+// XLA's own approximations of f64 exp, tanh and f32 erf, written as straight-line code: no calls
+// and no branches (every choice is a select), so on the CPU a stage's loop over them vectorizes,
+// and the results are XLA:CPU's to the bit (checked against JAX 0.11.2 on 700,000 inputs per
+// function, and in tests/codegen/prelude_float_test.cc). Pasted into lf_common.h where it includes
+// this file, after lf_bitcast; needs the C math functions (fma, floor, fabs) and LF_DEVICE.
 //
 // Which target uses which (see LF_FLOAT_UNARY's uses in lf_common.h):
 //   - f32 tanh and erf: these on every target (XLA:CPU and XLA:GPU both emit them).
-//   - exp (f32, f64) and f64 tanh: these on the CPU and in the CUDA emulator, whose expected
-//     values are XLA:CPU's; on a GPU the CUDA math library's exp and tanh, as XLA:GPU calls them.
+//   - f64 exp and tanh: these on the CPU and in the CUDA emulator, whose expected values are
+//     XLA:CPU's; on a GPU the CUDA math library's exp and tanh, as XLA:GPU calls them.
+//   - f32 exp stays the C library's expf everywhere: XLA:CPU's f32 exp is a Cephes polynomial
+//     that we could match only to one ulp (1 input in 1,000 differs), and where a loop does not
+//     vectorize it is about 1.5x slower than glibc's expf (measured on the HMC benchmark: 30%).
 //
 // XLA builds these with LLVM's contraction allowed, so on a CPU with FMA (x86-64 since Haswell,
 // every aarch64: where JAX's expected values come from) a multiply feeding an add is one fused
@@ -50,33 +53,6 @@ LF_DEVICE double lf_xla_exp_f64(double x) {
   const double result = lf_xla_ldexp_f64(expg, e);
   const double inf = lf_bitcast<double>(0x7ff0000000000000ull);  // NVRTC has no INFINITY
   return x < lo ? 0.0 : x > hi ? inf : result;
-}
-
-// XLA:CPU's vectorized f32 exp (Cephes expf): clamp x to [-87.8, 88.8], n = floor(x log2(e) + 1/2),
-// a degree-5 polynomial for exp(r) on [-ln2/2, ln2/2], then exp(r) 2^n. Not quite XLA's bits:
-// about 1 input in 1,000 differs by one ulp (tests/python/test_jit_math_bits.py). 2^n is applied
-// as two exact halves so that n = 128 (x just below 88.72) stays finite; n = -127 gives 0, as
-// XLA's flushed denormal.
-LF_DEVICE float lf_xla_exp_f32(float x) {
-  float clamped = x < -87.8f ? -87.8f : x;
-  clamped = clamped > 88.8f ? 88.8f : clamped;
-  float n = floorf(LF_MADDF(clamped, 1.44269504088896341f, 0.5f));
-  n = n < -127.0f ? -127.0f : n;
-  n = n > 128.0f ? 128.0f : n;
-  float r = LF_MADDF(-n, 0.693359375f, clamped);
-  r = LF_MADDF(-n, -2.12194440e-4f, r);
-  float z = LF_MADDF(r, 1.9875691500e-4f, 1.3981999507e-3f);
-  z = LF_MADDF(z, r, 8.3334519073e-3f);
-  z = LF_MADDF(z, r, 4.1665795894e-2f);
-  z = LF_MADDF(z, r, 1.6666665459e-1f);
-  z = LF_MADDF(z, r, 5.0000001201e-1f);
-  z = LF_MADDF(z, r * r, r);
-  z = 1.0f + z;
-  const int32_t e = n == n ? (int32_t)n : 0;  // NaN: see lf_xla_exp_f64
-  const int32_t half = e / 2;
-  const float scaled = z * lf_bitcast<float>((uint32_t)(half + 127) << 23) *
-                       lf_bitcast<float>((uint32_t)(e - half + 127) << 23);
-  return e < -126 ? 0.0f : scaled;
 }
 
 // XLA's f32 tanh (Eigen's rational approximation; the clamp is the FMA variant's): x itself below
