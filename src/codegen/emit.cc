@@ -165,6 +165,10 @@ std::string Emitter::nextName(const ir::Value* state) {
 }
 
 std::string Emitter::at(const ir::Value* v, const std::string& index) {
+  if (merged_ && index == "i") {
+    auto local = merged_->locals.find(v);
+    if (local != merged_->locals.end()) return local->second;
+  }
   const plan::Storage& s = kernel_.storage.at(v);
   switch (s.kind) {
     case plan::StorageKind::Scalar:
@@ -173,14 +177,17 @@ std::string Emitter::at(const ir::Value* v, const std::string& index) {
       // Same element type: the root's element (so aliases of locals and fused values work too);
       // a bitcast to another width reads through its own pointer.
       if (s.root->type.dtype == v->type.dtype) return at(s.root, index);
+      if (readLog_ != nullptr) readLog_->emplace_back(s.root, index);
       return name(v) + "[" + index + "]";
     case plan::StorageKind::Fused:
       return fusedElement(v, index);
     case plan::StorageKind::NextState:
+      if (readLog_ != nullptr) readLog_->emplace_back(v, index);
       return nextName(s.root) + "[" + index + "]";
     case plan::StorageKind::Local:
       return name(v) + "[" + (v->type.numElements() == 1 ? std::string("0") : index) + "]";
     default:
+      if (readLog_ != nullptr) readLog_->emplace_back(v, index);
       return name(v) + "[" + index + "]";
   }
 }
@@ -374,10 +381,6 @@ void Emitter::emitReshape(const ir::Op& op) {
   endStage(op);
 }
 
-void Emitter::emitRegion(const ir::Region& region) {
-  for (const auto& op : region.ops) emitOp(*op);
-}
-
 void Emitter::emitOp(const ir::Op& op) {
   using K = ir::OpKind;
   if (kernel_.opPlan(&op).stage < 0) return;  // constants and aliases emit no code
@@ -552,7 +555,9 @@ EmittedKernel emit(const ir::Program& program, Target target) {
     if (k.cuda.mode == plan::CudaMode::Thread) prelude += "#define LF_THREAD_MODE 1\n";
     if (k.cuda.mode == plan::CudaMode::Grid) prelude += "#define LF_GRID_MODE 1\n";
   }
-  out.source = withPrelude(prelude, target) + Emitter(k, target).kernelSource(out.entryName);
+  Emitter emitter(k, target);
+  out.source = withPrelude(prelude, target) + emitter.kernelSource(out.entryName);
+  out.explain += emitter.mergedLoopsText();
   return out;
 }
 

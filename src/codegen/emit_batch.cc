@@ -290,8 +290,9 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
   out.blockThreads = blockThreads;
   out.gridBlocks = gridBlocks;
   out.chains = m.chains;
-  out.source =
-      withPrelude(defines, target) + Emitter(k, target, &layout).kernelSource(out.entryName);
+  Emitter emitter(k, target, &layout);
+  out.source = withPrelude(defines, target) + emitter.kernelSource(out.entryName);
+  out.explain += emitter.mergedLoopsText();
   return {std::move(out), ""};
 }
 

@@ -5,31 +5,47 @@
 namespace lf::codegen {
 
 void Emitter::emitElementwise(const ir::Op& op) {
+  openElementLoop(op.result());
+  emitElementwiseBody(op);
+  close();
+  endStage(op);
+}
+
+void Emitter::emitElementwiseBody(const ir::Op& op) {
   const ir::Value* out = op.result();
-  openElementLoop(out);
   std::vector<std::string> args;
   for (const ir::Value* v : op.operands) {
     // Clamp may take scalar bounds for an array operand: they broadcast.
     bool broadcastScalar = v->type.rank() == 0 && out->type.rank() > 0;
     args.push_back(at(v, broadcastScalar ? "0" : "i"));
   }
-  line(at(out, "i") + " = " + scalarExpr(op, args) + ";");
+  storeElement(out, scalarExpr(op, args));
+}
+
+void Emitter::emitThreefry(const ir::Op& op) {
+  openElementLoop(op.result(0));
+  emitThreefryBody(op);
   close();
   endStage(op);
 }
 
-void Emitter::emitThreefry(const ir::Op& op) {
-  const ir::Value* out0 = op.result(0);
-  const ir::Value* out1 = op.result(1);
-  openElementLoop(out0);
+void Emitter::emitThreefryBody(const ir::Op& op) {
   std::vector<std::string> args;
   for (const ir::Value* v : op.operands) {
     args.push_back(at(v, v->type.numElements() == 1 ? "0" : "i"));
   }
+  if (!merged_) {
+    line("lf_threefry2x32(" + args[0] + ", " + args[1] + ", " + args[2] + ", " + args[3] + ", &" +
+         at(op.result(0), "i") + ", &" + at(op.result(1), "i") + ");");
+    return;
+  }
+  const std::string bits0 = "m" + std::to_string(++uniqueCounter_);
+  const std::string bits1 = "m" + std::to_string(++uniqueCounter_);
+  line("uint32_t " + bits0 + ", " + bits1 + ";");
   line("lf_threefry2x32(" + args[0] + ", " + args[1] + ", " + args[2] + ", " + args[3] + ", &" +
-       at(out0, "i") + ", &" + at(out1, "i") + ");");
-  close();
-  endStage(op);
+       bits0 + ", &" + bits1 + ");");
+  storeElement(op.result(0), "", bits0);
+  storeElement(op.result(1), "", bits1);
 }
 
 }  // namespace lf::codegen

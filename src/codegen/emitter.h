@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "codegen/emit.h"
+#include "plan/fusion.h"
 #include "plan/plan.h"
 
 namespace lf::codegen {
@@ -62,6 +63,8 @@ class Emitter {
   Emitter(const plan::Kernel& kernel, Target target, const BatchLayout* batch = nullptr);
   // The kernel part of the translation unit (everything after the preludes).
   std::string kernelSource(const std::string& entryName);
+  // After kernelSource: the stages that share a loop, for `loopfuse explain` (empty if none).
+  std::string mergedLoopsText() const;
 
  private:
   // ---- Text.
@@ -116,9 +119,33 @@ class Emitter {
   std::string batchedKernelSource(const std::string& entryName, const std::string& pointers,
                                   const std::string& body);
 
+  // ---- Loop merging (emit_merge.cc): consecutive elementwise stages over the same number of
+  // elements share one loop and one barrier when each reads the others' results at its own index.
+  // Inside the loop each member's element is also a local, which later members read instead of
+  // the buffer; a result that only members read directly loses its store (and its buffer's use).
+  struct MergedLoop {
+    int64_t n = 0;
+    std::unordered_set<const ir::Op*> members;
+    std::vector<std::string> memberNames;          // in emission order, for `loopfuse explain`
+    std::unordered_set<const ir::Value*> written;  // the members' results
+    std::unordered_map<const ir::Value*, std::string> locals;      // result -> its element's local
+    std::vector<std::pair<const ir::Value*, std::string>> stores;  // result -> its store line
+  };
+  bool isMergeableStage(const ir::Op& op) const;
+  void emitMergeableStage(const ir::Op& op);
+  void emitMergeableStageBody(const ir::Op& op);
+  // Writes element i of `out` (a stage's result): `out[i] = expr;`, through a local in a merged
+  // loop. `expr` may be empty when `local` is already assigned (threefry's out-parameters).
+  void storeElement(const ir::Value* out, const std::string& expr, const std::string& local = "");
+  void closeMergedLoop();  // ends the open merged loop (and its stage) if there is one
+  bool onlyMembersRead(const ir::Value* v);  // every use of v is a member's operand
+  bool mergeStages();                        // on unless LOOPFUSE_MERGE_STAGES=0
+
   // ---- Op families.
-  void emitElementwise(const ir::Op& op);  // emit_elementwise.cc
+  void emitElementwise(const ir::Op& op);      // emit_elementwise.cc
+  void emitElementwiseBody(const ir::Op& op);  // inside a loop over `i`
   void emitThreefry(const ir::Op& op);
+  void emitThreefryBody(const ir::Op& op);
   void emitIota(const ir::Op& op);  // emit_movement.cc
   void emitBroadcast(const ir::Op& op);
   void emitTranspose(const ir::Op& op);
@@ -161,6 +188,12 @@ class Emitter {
   int uniqueCounter_ = 0;
   // Fused elements already computed, per open block: (value, index) -> local.
   std::vector<std::unordered_map<std::string, std::string>> fusedMemo_{1};
+  std::optional<MergedLoop> merged_;
+  std::vector<std::vector<std::string>> mergedLoops_;  // closed loops of two or more members
+  std::optional<int64_t> mergeStages_;
+  std::optional<std::unordered_map<const ir::Value*, std::vector<plan::Use>>> uses_;
+  // While set, at() notes here every buffer element it reads: (value, index expression).
+  std::vector<std::pair<const ir::Value*, std::string>>* readLog_ = nullptr;
 };
 
 }  // namespace lf::codegen

@@ -120,7 +120,10 @@ class Explainer {
       if (!op->hoistedFrom.empty()) out_ << " (hoisted out of " << op->hoistedFrom << ")";
       out_ << "\n";
       if (op->kind == ir::OpKind::While) {
-        out_ << indent << "  barriers per iteration: " << barriersPerIteration(*op) << "\n";
+        // Counted per stage; stages that share a loop (loop merging, in the emitter's part of
+        // the explanation) need fewer.
+        out_ << indent << "  barriers per iteration: " << barriersPerIteration(*op)
+             << " (one per stage, before loop merging)\n";
         for (size_t k = 0; k < p.updates.size(); ++k) {
           out_ << indent << "  state " << k << ": " << stateUpdateName(p.updates[k]) << "\n";
         }
