@@ -1,13 +1,14 @@
-// XLA's own approximations of f64 exp, tanh and f32 erf, written as straight-line code: no calls
-// and no branches (every choice is a select), so on the CPU a stage's loop over them vectorizes,
-// and the results are XLA:CPU's to the bit (checked against JAX 0.11.2 on 700,000 inputs per
-// function, and in tests/codegen/prelude_float_test.cc). Pasted into lf_common.h where it includes
-// this file, after lf_bitcast; needs the C math functions (fma, floor, fabs) and LF_DEVICE.
+// XLA's own approximations of f64 exp, tanh, f32 erf and log1p. exp, tanh and erf are straight-line
+// code: no calls and no branches (every choice is a select), so on the CPU a stage's loop over them
+// vectorizes. The results are XLA:CPU's to the bit (checked against JAX 0.11.2 on 200,000 to
+// 700,000 inputs per function, and in tests/codegen/prelude_float_test.cc). Pasted into
+// lf_common.h where it includes this file, after lf_bitcast; needs the C math functions (fma,
+// floor, fabs, log) and LF_DEVICE.
 //
 // Which target uses which (see LF_FLOAT_UNARY's uses in lf_common.h):
 //   - f32 tanh and erf: these on every target (XLA:CPU and XLA:GPU both emit them).
-//   - f64 exp and tanh: these on the CPU and in the CUDA emulator, whose expected values are
-//     XLA:CPU's; on a GPU the CUDA math library's exp and tanh, as XLA:GPU calls them.
+//   - f64 exp, tanh, log1p and f32 log1p: these on the CPU and in the CUDA emulator, whose
+//     expected values are XLA:CPU's; on a GPU the CUDA math library's, as XLA:GPU calls them.
 //   - f32 exp stays the C library's expf everywhere: XLA:CPU's f32 exp is a Cephes polynomial
 //     that we could match only to one ulp (1 input in 1,000 differs), and where a loop does not
 //     vectorize it is about 1.5x slower than glibc's expf (measured on the HMC benchmark: 30%).
@@ -18,17 +19,6 @@
 // instruction gets the C library's exact fma, slowly).
 #define LF_MADD(a, b, c) fma((a), (b), (c))
 #define LF_MADDF(a, b, c) fmaf((a), (b), (c))
-
-// x * 2^e for e in [-2099, 2099], as four exact power-of-two multiplies (XLA's ldexp intrinsic,
-// after Eigen's pldexp): 2^(e/4) three times, then the remainder, so no factor overflows.
-LF_DEVICE double lf_xla_ldexp_f64(double x, int32_t e) {
-  int64_t k = e < -2099 ? -2099 : e;
-  k = k > 2099 ? 2099 : k;
-  const int64_t quarter = k >> 2;
-  const double c = lf_bitcast<double>((uint64_t)(quarter + 1023) << 52);
-  const double rest = lf_bitcast<double>((uint64_t)(k - 3 * quarter + 1023) << 52);
-  return x * c * c * c * rest;
-}
 
 // XLA's f64 exp (xla/codegen/intrinsic/exp.cc, from Cephes via Eigen): n = floor(x log2(e) + 1/2),
 // g = x - n ln2 with ln2 split in two, exp(g) = 1 + 2 P(g^2) g / (Q(g^2) - P(g^2) g) on
@@ -50,9 +40,64 @@ LF_DEVICE double lf_xla_exp_f64(double x) {
   q = LF_MADD(q, g2, 2.00000000000000000009e0);
   const double expg = LF_MADD(p / (q - p), 2.0, 1.0);
   const int32_t e = n == n ? (int32_t)n : 0;  // converting a NaN is undefined; the result is NaN
-  const double result = lf_xla_ldexp_f64(expg, e);
+  // XLA scales by 2^e with its ldexp (after Eigen's pldexp: four power-of-two multiplies, so that
+  // no factor overflows for |e| up to 2099). Here e is within [-1022, 1024] and expg within
+  // [0.7, 1.5], so two factors suffice, 2^(e/2) and the rest: every step is exact until the
+  // result itself overflows, so the bits are the same, after half the chain of multiplies (that
+  // chain is the latency of a loop of exps that does not vectorize).
+  const int32_t half = e >> 1;
+  const double result = expg * lf_bitcast<double>((uint64_t)(half + 1023) << 52) *
+                        lf_bitcast<double>((uint64_t)(e - half + 1023) << 52);
   const double inf = lf_bitcast<double>(0x7ff0000000000000ull);  // NVRTC has no INFINITY
   return x < lo ? 0.0 : x > hi ? inf : result;
+}
+
+// The Cephes rational function behind XLA's log1p: x - x^2/2 + x^3 P(x) / Q(x), each polynomial by
+// Horner's rule from its highest coefficient, in T (XLA evaluates the f32 one in f32).
+template <class T>
+LF_DEVICE T lf_xla_madd(T a, T b, T c) {
+  if constexpr (sizeof(T) == 4)
+    return LF_MADDF(a, b, c);
+  else
+    return LF_MADD(a, b, c);
+}
+
+template <class T>
+LF_DEVICE T lf_xla_log1p_rational(T x) {
+  const T x2 = x * x;
+  T p = T(4.5270000862445199635215E-5);
+  p = lf_xla_madd(p, x, T(4.9854102823193375972212E-1));
+  p = lf_xla_madd(p, x, T(6.5787325942061044846969E0));
+  p = lf_xla_madd(p, x, T(2.9911919328553073277375E1));
+  p = lf_xla_madd(p, x, T(6.0949667980987787057556E1));
+  p = lf_xla_madd(p, x, T(5.7112963590585538103336E1));
+  p = lf_xla_madd(p, x, T(2.0039553499201281259648E1));
+  T q = T(1.0);
+  q = lf_xla_madd(q, x, T(1.5062909083469192043167E1));
+  q = lf_xla_madd(q, x, T(8.3047565967967209469434E1));
+  q = lf_xla_madd(q, x, T(2.2176239823732856465394E2));
+  q = lf_xla_madd(q, x, T(3.0909872225312059774938E2));
+  q = lf_xla_madd(q, x, T(2.1642788614495947685003E2));
+  q = lf_xla_madd(q, x, T(6.0118660497603843919306E1));
+  return x + lf_xla_madd(T(-0.5), x2, x * x2 * (p / q));
+}
+
+// XLA:CPU's f64 log1p: the rational function on (sqrt(1/2) - 1, sqrt(2) - 1), Cephes' interval,
+// and log(1 + x) outside it with the C library's log, which XLA:CPU calls too (the same bits as
+// JAX on 500,000 inputs; glibc's log1p differs from it on 12% of them by up to 2 ulp). A branch,
+// not a select: log is a call, so a loop over log1p is scalar anyway, and the branch saves the
+// call for small x.
+LF_DEVICE double lf_xla_log1p_f64(double x) {
+  if (x > -0.29289321881345247560 && x < 0.41421356237309504880) return lf_xla_log1p_rational(x);
+  return log(x + 1.0);  // a NaN x lands here
+}
+
+// XLA's f32 log1p: the rational function for |x| < sqrt(2) - 1, log(1 + x) from there. For large
+// x XLA:CPU's f32 log is its own (it differs from glibc's logf by one ulp on a third of inputs);
+// ours is logf, so those stay within one ulp; below sqrt(2) - 1 the bits are XLA's.
+LF_DEVICE float lf_xla_log1p_f32(float x) {
+  if (fabsf(x) < 0.41421356237309504880f) return lf_xla_log1p_rational(x);
+  return logf(x + 1.0f);
 }
 
 // XLA's f32 tanh (Eigen's rational approximation; the clamp is the FMA variant's): x itself below
