@@ -6,8 +6,11 @@
 
 namespace lf::frontend {
 
-const char* const kKnownCustomCallTargets[] = {"cu_threefry2x32", "cu_threefry2x32_ffi"};
-const size_t kNumKnownCustomCallTargets = 2;
+// "Sharding" is an annotation, not a computation: JAX wraps values in it where it records their
+// sharding (a jax.random.key argument, with_sharding_constraint); on one device it is the value.
+const char* const kKnownCustomCallTargets[] = {"cu_threefry2x32", "cu_threefry2x32_ffi",
+                                               "Sharding"};
+const size_t kNumKnownCustomCallTargets = 3;
 
 bool isKnownCustomCallTarget(std::string_view target) {
   for (const char* t : kKnownCustomCallTargets) {
@@ -24,6 +27,12 @@ std::vector<ir::Type> typesOf(const Values& vs) {
   std::vector<ir::Type> out;
   for (const ir::Value* v : vs) out.push_back(v->type);
   return out;
+}
+
+std::string operandText(const std::vector<ir::Type>& types) {
+  std::string out;
+  for (const ir::Type& t : types) out += (out.empty() ? "" : ", ") + t.toString();
+  return types.size() == 1 ? out : "(" + out + ")";
 }
 
 Values resultsOf(const ir::Op* op) {
@@ -113,10 +122,21 @@ Values addDependency(InstrContext& c) {
   return c.operands[0];
 }
 
-// Typed FFI (k0, k1, x0, x1) or legacy (k0, k1, x0, x1[, n]): a tuple of two u32 arrays.
+// threefry2x32, typed FFI (k0, k1, x0, x1) or legacy (k0, k1, x0, x1[, n]): a tuple of two u32
+// arrays; Sharding: its operand.
 Values customCall(InstrContext& c) {
   std::string target = hlo::readString(c.attr("custom_call_target"));
   if (!isKnownCustomCallTarget(target)) c.fail("unsupported custom-call target '" + target + "'");
+  if (target == "Sharding") {
+    c.expectOperands(1);
+    const std::vector<ir::Type> operand = typesOf(c.operands[0]);
+    const std::vector<ir::Type> result = c.resultTypes();
+    if (operand != result) {
+      c.fail("custom-call 'Sharding' changes the type: operand " + operandText(operand) +
+             ", result " + operandText(result));
+    }
+    return c.operands[0];
+  }
   if (target == "cu_threefry2x32") {
     if (c.operands.size() != 4 && c.operands.size() != 5)
       c.fail("cu_threefry2x32 takes 4 or 5 operands");

@@ -228,3 +228,24 @@ def test_method_decorator() -> None:
             return isinstance(other, Model) and other.scale == self.scale
 
     assert_close(Model(3.0).apply(jnp.ones(2)), jnp.full(2, 3.0))
+
+
+def test_typed_prng_keys_compile_and_give_jax_random_bits() -> None:
+    # jax.random.key(...) arguments reach the HLO through a "Sharding" custom call (an annotation,
+    # the identity on one device): loopfuse compiles it instead of falling back to XLA.
+    def sample(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+        def step(i: jax.Array, carry: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+            k, acc = carry
+            k, sub = jax.random.split(k)
+            return k, acc + jax.random.uniform(sub, (3,))
+
+        k, acc = jax.lax.fori_loop(0, 5, step, (key, jnp.zeros(3)))
+        return jax.random.key_data(k), acc
+
+    key = jax.random.key(11)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a fallback to XLA warns: fail on it
+        got = lf.jit(sample)(key)
+    want = jax.jit(sample)(key)
+    for a, b in zip(got, want):
+        assert np.array_equal(np.asarray(a), np.asarray(b))

@@ -10,7 +10,7 @@
 // reference sheet). Where XLA versions or backends differ, the choice made here:
 //   - f64 exp, tanh, log1p and f32 erf (f16/bf16 through f32): XLA's own approximations
 //     (lf_xla_math.h), the same bits as JAX on CPU; on a GPU f64 exp, tanh and log1p are the CUDA
-//     math library's, as XLA:GPU's. f32 log1p: XLA's below |x| = 0.414 on the CPU.
+//     math library's, as XLA:GPU's. f32 log and log1p: XLA:CPU's on the CPU.
 //     Other transcendentals are the C functions.
 //   - maximum/minimum: NaN propagates; max(-0, +0) = +0 and min(-0, +0) = -0 (llvm.maximum).
 //   - integer power with a negative exponent: the MHLO rule ((-1)^y = +-1 by parity).
@@ -330,15 +330,17 @@ LF_FLOAT_UNARY(lf_ceil, ceilf(x), ceil(x))
 LF_FLOAT_UNARY(lf_round_nearest_afz, roundf(x), round(x))
 LF_FLOAT_UNARY(lf_round_nearest_even, rintf(x), rint(x))  // default rounding mode: ties to even
 #include "lf_xla_math.h"                                  // pasted in place by codegen::preludeText
-// f64 exp, tanh and log1p, f32 log1p: XLA:CPU's approximations where the expected values are
-// XLA:CPU's (the CPU and the CUDA emulator); the CUDA math library's on a GPU, as XLA:GPU. f32 exp:
-// see lf_xla_math.h.
+// f64 exp, tanh and log1p, f32 log and log1p: XLA:CPU's approximations where the expected values
+// are XLA:CPU's (the CPU and the CUDA emulator); the CUDA math library's on a GPU, as XLA:GPU.
+// f32 exp: see lf_xla_math.h.
 #if defined(LF_TARGET_CPU) || defined(LF_CUDA_EMULATED)
 #define LF_EXP_F64(x) lf_xla_exp_f64(x)
 #define LF_TANH_F64(x) lf_xla_tanh_f64(x)
+#define LF_LOG_F32(x) lf_xla_log_f32(x)
 #define LF_LOG1P_F32(x) lf_xla_log1p_f32(x)
 #define LF_LOG1P_F64(x) lf_xla_log1p_f64(x)
 #else
+#define LF_LOG_F32(x) logf(x)
 #define LF_EXP_F64(x) exp(x)
 #define LF_TANH_F64(x) tanh(x)
 #define LF_LOG1P_F32(x) log1pf(x)
@@ -346,7 +348,7 @@ LF_FLOAT_UNARY(lf_round_nearest_even, rintf(x), rint(x))  // default rounding mo
 #endif
 LF_FLOAT_UNARY(lf_exponential, expf(x), LF_EXP_F64(x))
 LF_FLOAT_UNARY(lf_exponential_minus_one, expm1f(x), expm1(x))
-LF_FLOAT_UNARY(lf_log, logf(x), log(x))
+LF_FLOAT_UNARY(lf_log, LF_LOG_F32(x), log(x))
 LF_FLOAT_UNARY(lf_log_plus_one, LF_LOG1P_F32(x), LF_LOG1P_F64(x))
 LF_FLOAT_UNARY(lf_sqrt, sqrtf(x), sqrt(x))
 LF_FLOAT_UNARY(lf_rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))

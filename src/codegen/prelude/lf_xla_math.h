@@ -1,13 +1,13 @@
-// XLA's own approximations of f64 exp, tanh, f32 erf and log1p. exp, tanh and erf are straight-line
-// code: no calls and no branches (every choice is a select), so on the CPU a stage's loop over them
-// vectorizes. The results are XLA:CPU's to the bit (checked against JAX 0.11.2 on 200,000 to
-// 700,000 inputs per function, and in tests/codegen/prelude_float_test.cc). Pasted into
+// XLA's own approximations of f64 exp, tanh, log1p and f32 log, log1p, erf. All but f64 log1p are
+// straight-line code: no calls and no branches (every choice is a select), so on the CPU a stage's
+// loop over them vectorizes. The results are XLA:CPU's to the bit (checked against JAX 0.11.2 on
+// 200,000 to 700,000 inputs per function, and in tests/codegen/prelude_float_test.cc). Pasted into
 // lf_common.h where it includes this file, after lf_bitcast; needs the C math functions (fma,
 // floor, fabs, log) and LF_DEVICE.
 //
 // Which target uses which (see LF_FLOAT_UNARY's uses in lf_common.h):
 //   - f32 tanh and erf: these on every target (XLA:CPU and XLA:GPU both emit them).
-//   - f64 exp, tanh, log1p and f32 log1p: these on the CPU and in the CUDA emulator, whose
+//   - f64 exp, tanh, log1p and f32 log, log1p: these on the CPU and in the CUDA emulator, whose
 //     expected values are XLA:CPU's; on a GPU the CUDA math library's, as XLA:GPU calls them.
 //   - f32 exp stays the C library's expf everywhere: XLA:CPU's f32 exp is a Cephes polynomial
 //     that we could match only to one ulp (1 input in 1,000 differs), and where a loop does not
@@ -92,12 +92,43 @@ LF_DEVICE double lf_xla_log1p_f64(double x) {
   return log(x + 1.0);  // a NaN x lands here
 }
 
-// XLA's f32 log1p: the rational function for |x| < sqrt(2) - 1, log(1 + x) from there. For large
-// x XLA:CPU's f32 log is its own (it differs from glibc's logf by one ulp on a third of inputs);
-// ours is logf, so those stay within one ulp; below sqrt(2) - 1 the bits are XLA's.
+// XLA:CPU's f32 log (the Cephes logf polynomial, as XLA:CPU's vectorized log emits it): x = m 2^e
+// with m in [sqrt(1/2), sqrt(2)), log(m) = t - t^2/2 + t^3 P(t) for t = m - 1, plus e ln2 with ln2
+// split in two. Straight-line, so a loop over it vectorizes; the same bits as JAX on 500,000
+// inputs (glibc's logf differs on a fifth of them).
+LF_DEVICE float lf_xla_log_f32(float x) {
+  const float min_normal = lf_bitcast<float>(0x00800000u);
+  const uint32_t bits = lf_bitcast<uint32_t>(x > min_normal ? x : min_normal);
+  float e = (float)((int32_t)(bits >> 23) - 0x7f) + 1.0f;
+  float m = lf_bitcast<float>((bits & ~0x7f800000u) | 0x3f000000u);  // in [0.5, 1)
+  const bool low = m < 0.707106781186547524f;  // then 2m - 1, and one less in e
+  const float low_m = low ? m : 0.0f;
+  m = m - 1.0f;
+  e = e - (low ? 1.0f : 0.0f);
+  m = m + low_m;
+  const float m2 = m * m;
+  const float m3 = m2 * m;
+  float y = LF_MADDF(m, 7.0376836292E-2f, -1.1514610310E-1f);
+  float y1 = LF_MADDF(m, -1.2420140846E-1f, 1.4249322787E-1f);
+  float y2 = LF_MADDF(m, 2.0000714765E-1f, -2.4999993993E-1f);
+  y = LF_MADDF(y, m, 1.1676998740E-1f);
+  y1 = LF_MADDF(y1, m, -1.6668057665E-1f);
+  y2 = LF_MADDF(y2, m, 3.3333331174E-1f);
+  y = LF_MADDF(y, m3, y1);
+  y = LF_MADDF(y, m3, y2);
+  y = LF_MADDF(y, m3, -2.12194440e-4f * e);  // e is a small integer: the product is exact
+  const float result = LF_MADDF(0.693359375f, e, LF_MADDF(-0.5f, m2, m) + y);
+  const float inf = lf_bitcast<float>(0x7f800000u);
+  const float nan = lf_bitcast<float>(0x7fc00000u);
+  return x == 0.0f ? -inf : x == inf ? inf : x > 0.0f ? result : nan;  // NaN and x < 0: NaN
+}
+
+// XLA's f32 log1p: the rational function for |x| < sqrt(2) - 1, XLA's f32 log of 1 + x from there.
+// Both arms are straight-line, so this is a select and vectorizes.
 LF_DEVICE float lf_xla_log1p_f32(float x) {
-  if (fabsf(x) < 0.41421356237309504880f) return lf_xla_log1p_rational(x);
-  return logf(x + 1.0f);
+  const float small = lf_xla_log1p_rational(x);
+  const float large = lf_xla_log_f32(x + 1.0f);
+  return fabsf(x) < 0.41421356237309504880f ? small : large;
 }
 
 // XLA's f32 tanh (Eigen's rational approximation; the clamp is the FMA variant's): x itself below
