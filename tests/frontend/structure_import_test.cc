@@ -211,6 +211,26 @@ ENTRY main {
       << err;
 }
 
+// JAX's sharding annotation (around a jax.random.key argument) is the identity; one that changes
+// the type is malformed and named.
+TEST(StructureImport, ShardingCustomCallIsTheIdentity) {
+  std::string ir = importText(R"(HloModule m
+ENTRY main {
+  x = u32[2] parameter(0)
+  s = u32[2] custom-call(x), custom_call_target="Sharding", sharding={replicated}
+  ROOT y = u32[2] add(s, x)
+})");
+  EXPECT_EQ(ir.find("custom"), std::string::npos) << ir;
+  std::string err = importError(R"(HloModule m
+ENTRY main {
+  x = u32[2] parameter(0)
+  ROOT s = u32[3] custom-call(x), custom_call_target="Sharding"
+})");
+  EXPECT_NE(err.find("custom-call 'Sharding' changes the type: operand u32[2], result u32[3]"),
+            std::string::npos)
+      << err;
+}
+
 TEST(StructureImport, ThreefryCustomCall) {
   std::string ir = importText(R"(HloModule m
 ENTRY main {

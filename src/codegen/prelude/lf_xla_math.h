@@ -52,8 +52,7 @@ LF_DEVICE double lf_xla_exp_f64(double x) {
   return x < lo ? 0.0 : x > hi ? inf : result;
 }
 
-// The Cephes rational function behind XLA's log1p: x - x^2/2 + x^3 P(x) / Q(x), each polynomial by
-// Horner's rule from its highest coefficient, in T (XLA evaluates the f32 one in f32).
+// LF_MADD or LF_MADDF by type, for the code below that is written once for f32 and f64.
 template <class T>
 LF_DEVICE T lf_xla_madd(T a, T b, T c) {
   if constexpr (sizeof(T) == 4)
@@ -62,6 +61,8 @@ LF_DEVICE T lf_xla_madd(T a, T b, T c) {
     return LF_MADD(a, b, c);
 }
 
+// The Cephes rational function behind XLA's log1p: x - x^2/2 + x^3 P(x) / Q(x), each polynomial by
+// Horner's rule from its highest coefficient, in T (XLA evaluates the f32 one in f32).
 template <class T>
 LF_DEVICE T lf_xla_log1p_rational(T x) {
   const T x2 = x * x;
