@@ -90,6 +90,8 @@ const char* preludeFunction(ir::OpKind k) {
       return "lf_select";
     case K::Clamp:
       return "lf_clamp";
+    case K::Fma:
+      return "lf_fma";
     default:
       return nullptr;
   }

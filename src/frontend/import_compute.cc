@@ -1,6 +1,6 @@
-// dot, reduce, reduce-window, gather, scatter and sort. Variadic forms (a tuple result) become
-// ops with N results; reducer, combiner and comparator computations become regions with scalar
-// arguments.
+// dot, reduce, reduce-window, gather, scatter, sort and topk. Variadic forms (a tuple result)
+// become ops with N results; reducer, combiner and comparator computations become regions with
+// scalar arguments.
 #include "frontend/importer.h"
 #include "hlo/attributes.h"
 
@@ -149,6 +149,59 @@ Values sort(InstrContext& c) {
   return resultsOf(op);
 }
 
+// topk(x), k=K, largest=true: the K largest elements along the last dimension and their s32
+// indices, as jax.lax.top_k gives them: in XLA's total order (+NaN first, then +inf ... +0, -0 ...
+// -inf, -NaN), ties in index order. Built as what XLA's TopkDecomposer makes: a stable sort of
+// (x, iota) with a greater-than comparator (less-than for largest=false), sliced to K.
+Values topk(InstrContext& c) {
+  c.expectOperands(1);
+  ir::Value* x = c.array(0);
+  const int rank = x->type.rank();
+  if (rank == 0) c.fail("topk needs an array of rank >= 1, got " + x->type.toString());
+  const int64_t k = hlo::readInt(c.attr("k"));
+  const int64_t n = x->type.dims.back();
+  if (k < 0 || k > n) {
+    c.fail("topk k=" + std::to_string(k) + " is out of range for " + x->type.toString());
+  }
+  const hlo::Attribute* largestAttr = c.optAttr("largest");
+  const bool largest = largestAttr == nullptr || hlo::readBool(*largestAttr);
+  const DType t = x->type.dtype;
+  ir::CompareType order = ir::CompareType::TotalOrder;
+  if (isSignedInt(t)) {
+    order = ir::CompareType::Signed;
+  } else if (isInteger(t)) {
+    order = ir::CompareType::Unsigned;
+  } else if (!isFloat(t)) {
+    c.fail("topk of " + x->type.toString() + ": the values must be numbers");
+  }
+
+  const ir::Type indexType{DType::S32, x->type.dims};
+  ir::Value* iota = c.emit(OpKind::Iota, {}, {indexType}, ir::IotaAttrs{rank - 1})->result();
+  ir::Op* sorted = c.emit(OpKind::Sort, {x, iota}, {x->type, indexType},
+                          ir::SortAttrs{rank - 1, /*isStable=*/true});
+  ir::Region* comparator = sorted->addRegion();
+  ir::Value* a = comparator->addArg(ir::Type{t, {}}, "a");
+  ir::Value* b = comparator->addArg(ir::Type{t, {}}, "b");
+  comparator->addArg(ir::Type{DType::S32, {}}, "ia");
+  comparator->addArg(ir::Type{DType::S32, {}}, "ib");
+  ir::CompareAttrs goesFirst{largest ? ir::CompareDirection::GT : ir::CompareDirection::LT, order};
+  ir::Op* cmp = comparator->append(OpKind::Compare, {a, b}, {ir::Type{DType::Pred, {}}}, goesFirst,
+                                   c.inst.loc, c.inst.name + ".compare");
+  comparator->yields.push_back(cmp->result());
+  c.check(sorted);
+
+  std::vector<int64_t> starts(rank, 0), limits = x->type.dims, strides(rank, 1);
+  limits.back() = k;
+  const std::vector<ir::Type> types = c.resultTypes();
+  if (types.size() != 2 || types[0].dims != limits || types[1] != ir::Type{DType::S32, limits}) {
+    c.fail("topk of " + x->type.toString() + " with k=" + std::to_string(k) +
+           " gives (values, s32 indices) with last dimension " + std::to_string(k));
+  }
+  ir::SliceAttrs slice{starts, limits, strides};
+  return {c.emit(OpKind::Slice, {sorted->result(0)}, {types[0]}, slice)->result(),
+          c.emit(OpKind::Slice, {sorted->result(1)}, {types[1]}, slice)->result()};
+}
+
 }  // namespace
 
 void addComputeHandlers(HandlerTable& t) {
@@ -158,6 +211,7 @@ void addComputeHandlers(HandlerTable& t) {
   t["gather"] = gather;
   t["scatter"] = scatter;
   t["sort"] = sort;
+  t["topk"] = topk;
 }
 
 }  // namespace lf::frontend

@@ -116,6 +116,8 @@ const char* opKindName(OpKind k) {
       return "select";
     case OpKind::Clamp:
       return "clamp";
+    case OpKind::Fma:
+      return "fma";
     case OpKind::Broadcast:
       return "broadcast";
     case OpKind::Reshape:
@@ -157,10 +159,10 @@ const char* opKindName(OpKind k) {
 }
 
 bool isElementwise(OpKind k) {
-  // The enum groups unary, binary and ternary elementwise ops between Abs and Clamp. A
+  // The enum groups unary, binary and ternary elementwise ops between Abs and Fma. A
   // BitcastConvert is elementwise only when the widths match, which needs the types: callers that
   // care check that separately; here it counts as elementwise by kind.
-  return k >= OpKind::Abs && k <= OpKind::Clamp;
+  return k >= OpKind::Abs && k <= OpKind::Fma;
 }
 
 Value* Region::addArg(Type type, std::string name) {

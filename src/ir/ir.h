@@ -73,9 +73,11 @@ enum class OpKind : uint8_t {
   Atan2,
   Compare,
   // Elementwise ternary: select(pred, on_true, on_false), clamp(min, x, max) (min/max may be
-  // scalars).
+  // scalars), fma(x, y, z) = x*y + z rounded once (f32/f64 only; no HLO op: passes/contract.h
+  // makes it where XLA's LLVM backend fuses a multiply into an add).
   Select,
   Clamp,
+  Fma,
   // Data movement.
   Broadcast,
   Reshape,

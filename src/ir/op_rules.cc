@@ -184,6 +184,17 @@ std::string checkTernary(const Op& op) {
     if (out != t) return "type mismatch: select of " + t.toString() + " gives " + out.toString();
     return "";
   }
+  if (op.kind == OpKind::Fma) {
+    for (const Value* v : op.operands) {
+      if (v->type != out) {
+        return "type mismatch: fma operand " + v->type.toString() + " for result " + out.toString();
+      }
+    }
+    if (out.dtype != DType::F32 && out.dtype != DType::F64) {
+      return "fma of " + out.toString() + ": only f32 and f64 fuse";
+    }
+    return "";
+  }
   const Type& lo = op.operands[0]->type;
   const Type& x = op.operands[1]->type;
   const Type& hi = op.operands[2]->type;

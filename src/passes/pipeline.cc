@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "passes/contract.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
 #include "passes/licm.h"
@@ -31,12 +32,16 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   // constants CSE could not merge across sibling regions) out of loops; unrolling copies the
   // hoisted-from bodies, and its straight-line copies give the second simplify and CSE constant
   // loop counters and repeated subexpressions to fold; DCE removes everything left unused.
+  // Multiply-add contraction comes last, when every use count is final, and a last DCE drops the
+  // multiplies it absorbed.
   run("simplify", simplify);
   run("cse", eliminateCommonSubexpressions);
   run("licm", hoistLoopInvariants);
   run("unroll", unrollSmallLoops);
   run("simplify", simplify);
   run("cse", eliminateCommonSubexpressions);
+  run("dce", eliminateDeadCode);
+  run("contract", contractMultiplyAdd);
   run("dce", eliminateDeadCode);
 }
 

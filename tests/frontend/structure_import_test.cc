@@ -231,6 +231,46 @@ ENTRY main {
       << err;
 }
 
+// topk is what XLA's TopkDecomposer makes of it: a stable sort of (x, iota) by a total-order
+// greater-than (signed less-than for largest=false on ints), sliced to k along the last dimension.
+TEST(StructureImport, TopkIsAStableSortOfValuesAndIndicesSlicedToK) {
+  EXPECT_EQ(importText(R"(HloModule m
+ENTRY main {
+  x = f32[2,5] parameter(0)
+  ROOT t = (f32[2,3], s32[2,3]) topk(x), k=3, largest=true, is_stable=true
+})"),
+            R"(program m(%0: f32[2,5]) -> (f32[2,3], s32[2,3]) {
+  %1 = iota() dimension=1 : s32[2,5]
+  %2, %3 = sort(%0, %1) dimension=1 is_stable=true : f32[2,5], s32[2,5]
+    comparator(%4: f32[], %5: f32[], %6: s32[], %7: s32[]) {
+      %8 = compare(%4, %5) direction=GT type=TOTALORDER : pred[]
+      yield %8
+    }
+  %9 = slice(%2) slice={[0:2:1], [0:3:1]} : f32[2,3]
+  %10 = slice(%3) slice={[0:2:1], [0:3:1]} : s32[2,3]
+  return %9, %10
+}
+)");
+  std::string smallest = importText(R"(HloModule m
+ENTRY main {
+  x = s8[4] parameter(0)
+  ROOT t = (s8[1], s32[1]) topk(x), k=1, largest=false
+})");
+  EXPECT_NE(smallest.find("direction=LT type=SIGNED"), std::string::npos) << smallest;
+  for (const auto& [hlo, message] : std::vector<std::pair<std::string, std::string>>{
+           {"x = f32[2,4] parameter(0)\n  ROOT t = (f32[2,5], s32[2,5]) topk(x), k=5",
+            "topk k=5 is out of range for f32[2,4]"},
+           {"x = s32[6] parameter(0)\n  ROOT t = (s32[2], s32[3]) topk(x), k=2",
+            "topk of s32[6] with k=2 gives (values, s32 indices) with last dimension 2"},
+           {"x = pred[6] parameter(0)\n  ROOT t = (pred[2], s32[2]) topk(x), k=2",
+            "topk of pred[6]: the values must be numbers"},
+           {"x = f32[] parameter(0)\n  ROOT t = (f32[], s32[]) topk(x), k=1",
+            "topk needs an array of rank >= 1, got f32[]"}}) {
+    std::string err = importError("HloModule m\nENTRY main {\n  " + hlo + "\n}\n");
+    EXPECT_NE(err.find(message), std::string::npos) << err;
+  }
+}
+
 TEST(StructureImport, ThreefryCustomCall) {
   std::string ir = importText(R"(HloModule m
 ENTRY main {

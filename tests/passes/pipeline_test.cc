@@ -38,7 +38,7 @@ ENTRY main {
   std::vector<std::string> names;
   runPasses(p, [&](const char* name, const ir::Program&) { names.push_back(name); });
   EXPECT_EQ(names, (std::vector<std::string>{"simplify", "cse", "licm", "unroll", "simplify", "cse",
-                                             "dce"}));
+                                             "dce", "contract", "dce"}));
 }
 
 // Every corpus program (both lowerings) still verifies after each pass. Whether the results stay

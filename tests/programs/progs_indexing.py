@@ -141,3 +141,26 @@ def sort_multi_operand(k, x, u):
 @program("sort_topk_median", args=lambda rng: (normal(rng, (4, 9)),))
 def sort_topk_median(x):
     return jnp.median(x, axis=1), jnp.quantile(x, 0.25, axis=0), jnp.sort(x, axis=1)[:, -3:]
+
+
+@program(
+    "sort_lax_top_k",
+    args=lambda rng: (
+        np.concatenate([F32_EDGES, normal(rng, (32,))]).reshape(4, 16),
+        ints(rng, (3, 12), -4, 4),
+        ints(rng, (20,), 0, 6, np.uint8),
+        normal(rng, (2, 3, 7), np.float64),
+    ),
+    x64=True,
+)
+def sort_lax_top_k(x, k, u, d):
+    # lax.top_k (HLO topk): the K largest along the last axis in total order (NaN first, -0.0
+    # after 0.0), ties in index order; integers signed or unsigned; k = n and k = 0.
+    return (
+        lax.top_k(x, 5),
+        lax.top_k(k, 4),
+        lax.top_k(u, 20),
+        lax.top_k(d, 1),
+        lax.top_k(x[0], 0),
+        lax.top_k(-x, 3),
+    )

@@ -657,8 +657,7 @@ LF_COMPARE_TOTALORDER(lf_compare_totalorder_ge, >=)
 #undef LF_FLOAT_UNARY
 #undef LF_FLOAT_BINARY
 
-// ---- select, clamp
-// -------------------------------------------------------------------------------
+// ---- select, clamp, fma ------------------------------------------------------------------------
 
 template <class T>
 LF_DEVICE T lf_select(bool p, T a, T b) {
@@ -669,6 +668,18 @@ LF_DEVICE T lf_select(bool p, T a, T b) {
 template <class T>
 LF_DEVICE T lf_clamp(T lo, T x, T hi) {
   return lf_minimum(lf_maximum(lo, x), hi);
+}
+
+// x*y + z rounded once: the contraction XLA's LLVM backends make (passes/contract.h says where).
+// An explicit call, because the C++ compilers here run with contraction off (-ffp-contract=off,
+// NVRTC --fmad=false), so that no other multiply-add fuses.
+template <class T>
+LF_DEVICE T lf_fma(T x, T y, T z) {
+  static_assert(lf_is_floating<T> && !lf_is_half<T>, "lf_fma takes f32 or f64");
+  if constexpr (sizeof(T) == 4)
+    return fmaf(x, y, z);
+  else
+    return fma(x, y, z);
 }
 
 // ---- random bits -------------------------------------------------------------------------------

@@ -1,0 +1,175 @@
+#include "passes/contract.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "ir/clone.h"
+
+namespace lf::passes {
+namespace {
+
+using K = ir::OpKind;
+
+void countUses(const ir::Region& region, std::unordered_map<const ir::Value*, int>& uses) {
+  for (const auto& op : region.ops) {
+    for (const ir::Value* v : op->operands) ++uses[v];
+    for (const auto& sub : op->regions) countUses(*sub, uses);
+  }
+  for (const ir::Value* y : region.yields) ++uses[y];
+}
+
+// True when every element of `v` is one value: a broadcast or reshape of a single element, or a
+// constant whose elements are all equal. Such a value is loop-invariant in XLA's element loop.
+bool sameForEveryElement(const ir::Value* v) {
+  while (v->def != nullptr && (v->def->kind == K::Broadcast || v->def->kind == K::Reshape)) {
+    v = v->def->operands[0];
+  }
+  if (v->type.numElements() <= 1) return true;
+  if (v->def == nullptr || v->def->kind != K::Constant) return false;
+  const auto& bytes = v->def->attr<ir::ConstantAttrs>().bytes;
+  const size_t width = static_cast<size_t>(byteSize(v->type.dtype));
+  for (size_t at = width; at + width <= bytes.size(); at += width) {
+    if (!std::equal(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(width),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(at))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// True when XLA's constant folding (HloConstantFolding, which runs before fusion) computes `v`:
+// it depends on constants and iotas only, through ops without regions. (XLA does not fold a
+// broadcast or an iota on its own, so as not to grow constants, but it evaluates them inside the
+// ops it folds.) Such a multiply reaches LLVM as a constant, so it never fuses.
+bool foldedByXla(const ir::Value* v, std::unordered_map<const ir::Value*, bool>& memo) {
+  if (v->def == nullptr) return false;
+  if (v->def->kind == K::Constant || v->def->kind == K::Iota) return true;
+  auto hit = memo.find(v);
+  if (hit != memo.end()) return hit->second;
+  const ir::Op& op = *v->def;
+  bool folded = op.regions.empty() && op.kind != K::Threefry2x32;
+  for (const ir::Value* operand : op.operands) folded = folded && foldedByXla(operand, memo);
+  memo[v] = folded;
+  return folded;
+}
+
+// An operand of the add or subtract being contracted, with its negations folded away.
+struct Term {
+  ir::Value* value;
+  // False when a negation with other uses was folded away: LLVM keeps that negation alive, so
+  // the multiply under it has a second use and does not fuse.
+  bool exclusive = true;
+};
+
+class Contractor {
+ public:
+  explicit Contractor(ir::Program& program) { countUses(program.body, uses_); }
+
+  void region(ir::Region& r) {
+    auto visit = [this](std::unique_ptr<ir::Op>& op, std::vector<std::unique_ptr<ir::Op>>& kept,
+                        ir::Region& parent) {
+      ir::Value* fused = contract(*op, kept, parent);
+      if (fused == nullptr) {
+        kept.push_back(std::move(op));
+        return;
+      }
+      replaced_[op->result()] = fused;
+      // Kept alive to the end of the pass, as in simplify: a freed Value's address could be
+      // reused by a new one and match a stale key of `replaced_`.
+      removed_.push_back(std::move(op));
+    };
+    ir::rewriteRegion(r, replaced_, visit);
+  }
+
+ private:
+  bool onlyUseIn(const ir::Value* v, const ir::Region& region) {
+    return v->def != nullptr && v->def->parent == &region && uses_[v] == 1;
+  }
+
+  // The multiply `t` stands for when LLVM would fuse it into its user, else nullptr.
+  const ir::Op* product(const Term& t, const ir::Region& region, int64_t elements) {
+    if (!t.exclusive || !onlyUseIn(t.value, region) || t.value->def->kind != K::Multiply) {
+      return nullptr;
+    }
+    const ir::Op* mul = t.value->def;
+    if (foldedByXla(t.value, folded_)) return nullptr;
+    if (elements > 1 && sameForEveryElement(mul->operands[0]) &&
+        sameForEveryElement(mul->operands[1])) {
+      return nullptr;
+    }
+    return mul;
+  }
+
+  // `v`'s negation, as a new op in `kept`.
+  static ir::Value* negated(ir::Value* v, std::vector<std::unique_ptr<ir::Op>>& kept,
+                            ir::Region& parent, const ir::Op& at) {
+    auto neg = ir::makeOp(K::Negate, {v}, {v->type}, ir::NoAttrs{}, at.loc, at.name + ".neg");
+    neg->parent = &parent;
+    kept.push_back(std::move(neg));
+    return kept.back()->result();
+  }
+
+  // The fma replacing `op` (with the negations it needs appended to `kept` before it), or nullptr.
+  ir::Value* contract(const ir::Op& op, std::vector<std::unique_ptr<ir::Op>>& kept,
+                      ir::Region& parent) {
+    if (op.kind != K::Add && op.kind != K::Subtract) return nullptr;
+    const ir::Type& type = op.result()->type;
+    if (type.dtype != DType::F32 && type.dtype != DType::F64) return nullptr;
+
+    // Fold negations first, as LLVM does before it looks for multiplies; each fold is exact.
+    K kind = op.kind;
+    Term lhs{op.operands[0]}, rhs{op.operands[1]};
+    auto negationOf = [&](Term& t) -> bool {
+      if (t.value->def == nullptr || t.value->def->kind != K::Negate) return false;
+      t.exclusive = t.exclusive && onlyUseIn(t.value, parent);
+      t.value = t.value->def->operands[0];
+      return true;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      Term r = rhs, l = lhs;
+      if (kind == K::Add && negationOf(r)) {  // a + (-b) = a - b
+        rhs = r, kind = K::Subtract, changed = true;
+      } else if (kind == K::Add && negationOf(l)) {  // (-a) + b = b - a
+        lhs = rhs, rhs = l, kind = K::Subtract, changed = true;
+      } else if (kind == K::Subtract && negationOf(r)) {  // a - (-b) = a + b
+        rhs = r, kind = K::Add, changed = true;
+      }
+    }
+
+    const int64_t elements = type.numElements();
+    auto fma = [&](ir::Value* x, ir::Value* y, ir::Value* z) {
+      auto f = ir::makeOp(K::Fma, {x, y, z}, {type}, ir::NoAttrs{}, op.loc, op.name);
+      f->parent = &parent;
+      kept.push_back(std::move(f));
+      return kept.back()->result();
+    };
+    if (const ir::Op* m = product(lhs, parent, elements)) {  // a*b +- c
+      ir::Value* addend = kind == K::Add ? rhs.value : negated(rhs.value, kept, parent, op);
+      return fma(m->operands[0], m->operands[1], addend);
+    }
+    if (const ir::Op* m = product(rhs, parent, elements)) {  // c +- a*b
+      ir::Value* x = kind == K::Add ? m->operands[0] : negated(m->operands[0], kept, parent, op);
+      return fma(x, m->operands[1], lhs.value);
+    }
+    Term inner = lhs;
+    if (kind == K::Subtract && negationOf(inner)) {  // (-(a*b)) - c
+      if (const ir::Op* m = product(inner, parent, elements)) {
+        ir::Value* x = negated(m->operands[0], kept, parent, op);
+        return fma(x, m->operands[1], negated(rhs.value, kept, parent, op));
+      }
+    }
+    return nullptr;
+  }
+
+  std::unordered_map<const ir::Value*, int> uses_;
+  std::unordered_map<const ir::Value*, bool> folded_;
+  ir::ValueMap replaced_;
+  std::vector<std::unique_ptr<ir::Op>> removed_;
+};
+
+}  // namespace
+
+void contractMultiplyAdd(ir::Program& program) { Contractor(program).region(program.body); }
+
+}  // namespace lf::passes

@@ -1,0 +1,105 @@
+"""Multiply-add contraction through lf.jit: XLA:CPU's fma, bit for bit.
+
+XLA's LLVM backend fuses a multiply into the add or subtract that is its only use
+(src/passes/contract.h). The oracle is jax.jit on the same inputs; every case below differs
+from the unfused result on thousands of the 20,000 inputs, so a missing (or extra, or
+differently ordered) fma fails it. The jax.random samplers built on such arithmetic
+(normal's scaling of uniform bits into (-1, 1), erf_inv's Horner steps) follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import loopfuse as lf
+from conftest import requires_core
+
+pytestmark = requires_core
+
+
+def first(x: jax.Array) -> jax.Array:
+    return jnp.broadcast_to(x[0], x.shape)
+
+
+CONSTANT = np.random.default_rng(5).standard_normal(20_000)
+
+CASES: dict[str, Callable[..., jax.Array]] = {
+    "a*b+c": lambda a, b, c, d: a * b + c,
+    "c+a*b": lambda a, b, c, d: c + a * b,
+    "a*b-c": lambda a, b, c, d: a * b - c,
+    "c-a*b": lambda a, b, c, d: c - a * b,
+    "a*b+c*d": lambda a, b, c, d: a * b + c * d,
+    "a*b-c*d": lambda a, b, c, d: a * b - c * d,
+    "-(a*b)+c": lambda a, b, c, d: -(a * b) + c,
+    "-(a*b)-c": lambda a, b, c, d: -(a * b) - c,
+    "c-(-(a*b))": lambda a, b, c, d: c - (-(a * b)),
+    "(a*b)*c+d": lambda a, b, c, d: (a * b) * c + d,
+    "a*b+c+d": lambda a, b, c, d: a * b + c + d,
+    "a*3+c": lambda a, b, c, d: a * 3.0 + c,
+    "a*b[0]+c": lambda a, b, c, d: a * b[0] + c,
+    # tanh, not exp: f32 exp is the C library's (README, numerics), tanh is XLA's in both widths.
+    "tanh(a*b+c)": lambda a, b, c, d: jnp.tanh(a * b + c),
+    "sqrt(a*a+b*b)": lambda a, b, c, d: jnp.sqrt(a * a + b * b),
+    # Not fused by XLA: a shared multiply, and a product of two broadcast scalars.
+    "(m+c)*(m+d)": lambda a, b, c, d: (lambda m: (m + c) * (m + d))(a * b),
+    "(m+c)*m": lambda a, b, c, d: (lambda m: (m + c) * m)(a * b),
+    "b0*b1+c": lambda a, b, c, d: first(a) * first(b) + c,
+    "b0*b1+c*d": lambda a, b, c, d: first(a) * first(b) + c * d,
+    # XLA constant-folds a product of constants before it could fuse.
+    "K*1.7+a": lambda a, b, c, d: jnp.asarray(CONSTANT, a.dtype) * 1.7 + a,
+    "K*K+a": lambda a, b, c, d: jnp.asarray(CONSTANT, a.dtype) * jnp.asarray(CONSTANT[::-1]) + a,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_multiply_add_bits_equal_jax(name: str, dtype: type) -> None:
+    rng = np.random.default_rng(11)
+    args = [rng.standard_normal(20_000).astype(dtype) for _ in range(4)]
+    with jax.enable_x64(dtype == np.float64):
+        fun = CASES[name]
+        expected = np.asarray(jax.jit(fun)(*args))
+        actual = np.asarray(lf.jit(fun, fallback="error")(*args))
+    assert actual.dtype == expected.dtype
+    bits = f"u{expected.itemsize}"
+    differ = int(np.sum(actual.view(bits) != expected.view(bits)))
+    assert differ == 0, f"{name}: {differ} of {expected.size} values differ from jax.jit"
+
+
+def test_a_scan_carry_update_is_fused_every_step() -> None:
+    def body(x: jax.Array, _: None) -> tuple[jax.Array, jax.Array]:
+        y = x * 1.1 + 0.3
+        return y, y
+
+    x = np.random.default_rng(1).standard_normal(4096).astype(np.float32)
+    fun = jax.jit(lambda x: jax.lax.scan(body, x, None, length=7))
+    expected = fun(x)
+    actual = lf.jit(lambda x: jax.lax.scan(body, x, None, length=7), fallback="error")(x)
+    for e, a in zip(jax.tree.leaves(expected), jax.tree.leaves(actual), strict=True):
+        np.testing.assert_array_equal(np.asarray(a).view(np.uint32), np.asarray(e).view(np.uint32))
+
+
+SAMPLERS: dict[str, Callable[[jax.Array], jax.Array]] = {
+    "normal": lambda k: jax.random.normal(k, (50_000,)),
+    "uniform(-3, 5)": lambda k: jax.random.uniform(k, (50_000,), minval=-3.0, maxval=5.0),
+    "gamma": lambda k: jax.random.gamma(k, 2.5, (20_000,)),
+    "t": lambda k: jax.random.t(k, 4.0, (20_000,)),
+    "rayleigh": lambda k: jax.random.rayleigh(k, 1.5, (20_000,)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+@pytest.mark.parametrize("x64", [False, True])
+def test_samplers_equal_jax_random_bits(name: str, x64: bool) -> None:
+    with jax.enable_x64(x64):
+        key = jax.random.key(3)
+        expected = np.asarray(jax.jit(SAMPLERS[name])(key))
+        actual = np.asarray(lf.jit(SAMPLERS[name], fallback="error")(key))
+    bits = f"u{expected.itemsize}"
+    differ = int(np.sum(actual.view(bits) != expected.view(bits)))
+    assert differ == 0, f"{name}: {differ} of {expected.size} samples differ from jax.random"
