@@ -362,6 +362,15 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       }
       return r;
     }
+    case OpKind::Cholesky:
+    case OpKind::TriangularSolve: {
+      // Each matrix (the last two dimensions) is solved on its own: any batch dimension maps.
+      OpRule r = aligned(op, in, in.size());
+      if (r.error.empty() && r.result >= t0.rank() - 2) {
+        return fail("solves along the batch dimension");
+      }
+      return r;
+    }
     default:
       if (ir::isElementwise(op.kind)) return aligned(op, in, in.size());
       return fail("reads a batched operand (batch mapping does not handle " +

@@ -434,6 +434,12 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::Sort:
       emitSort(op);
       break;
+    case K::Cholesky:
+      emitCholesky(op);
+      break;
+    case K::TriangularSolve:
+      emitTriangularSolve(op);
+      break;
     case K::While:
       emitWhile(op);
       break;

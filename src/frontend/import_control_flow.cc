@@ -8,9 +8,10 @@ namespace lf::frontend {
 
 // "Sharding" is an annotation, not a computation: JAX wraps values in it where it records their
 // sharding (a jax.random.key argument, with_sharding_constraint); on one device it is the value.
-const char* const kKnownCustomCallTargets[] = {"cu_threefry2x32", "cu_threefry2x32_ffi",
-                                               "Sharding"};
-const size_t kNumKnownCustomCallTargets = 3;
+const char* const kKnownCustomCallTargets[] = {
+    "cu_threefry2x32",   "cu_threefry2x32_ffi", "Sharding",         "lapack_spotrf_ffi",
+    "lapack_dpotrf_ffi", "cusolver_potrf_ffi",  "lapack_strsm_ffi", "lapack_dtrsm_ffi"};
+const size_t kNumKnownCustomCallTargets = 8;
 
 bool isKnownCustomCallTarget(std::string_view target) {
   for (const char* t : kKnownCustomCallTargets) {
@@ -123,10 +124,11 @@ Values addDependency(InstrContext& c) {
 }
 
 // threefry2x32, typed FFI (k0, k1, x0, x1) or legacy (k0, k1, x0, x1[, n]): a tuple of two u32
-// arrays; Sharding: its operand.
+// arrays; Sharding: its operand; LAPACK / cuSOLVER: import_linalg.cc.
 Values customCall(InstrContext& c) {
   std::string target = hlo::readString(c.attr("custom_call_target"));
   if (!isKnownCustomCallTarget(target)) c.fail("unsupported custom-call target '" + target + "'");
+  if (isLinalgCustomCallTarget(target)) return importLinalgCustomCall(c, target);
   if (target == "Sharding") {
     c.expectOperands(1);
     const std::vector<ir::Type> operand = typesOf(c.operands[0]);

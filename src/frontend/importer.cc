@@ -306,6 +306,7 @@ const HandlerTable& handlers() {
     addShapeHandlers(t);
     addComputeHandlers(t);
     addControlFlowHandlers(t);
+    addLinalgHandlers(t);
     addScanHandler(t);
     return t;
   }();

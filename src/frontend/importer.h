@@ -95,10 +95,14 @@ void addElementwiseHandlers(HandlerTable& table);
 void addShapeHandlers(HandlerTable& table);
 void addComputeHandlers(HandlerTable& table);
 void addControlFlowHandlers(HandlerTable& table);
+void addLinalgHandlers(HandlerTable& table);
 void addScanHandler(HandlerTable& table);
 const HandlerTable& handlers();
 // The custom-call targets import_control_flow.cc recognises.
 bool isKnownCustomCallTarget(std::string_view target);
+// The LAPACK / cuSOLVER targets import_linalg.cc handles (potrf, trsm), and their import.
+bool isLinalgCustomCallTarget(std::string_view target);
+Values importLinalgCustomCall(InstrContext& c, const std::string& target);
 extern const char* const kKnownCustomCallTargets[];
 extern const size_t kNumKnownCustomCallTargets;
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <limits>
+#include <map>
 
 namespace lf::hlo {
 namespace {
@@ -221,6 +222,34 @@ std::string readString(const Attribute& a) {
         } else {
           c.failAt(escPos, std::string("unknown escape '\\") + e + "'");
         }
+    }
+  }
+  c.expectEnd();
+  return out;
+}
+
+std::map<std::string, std::string> readDictionary(const Attribute& a) {
+  Cursor c(a);
+  c.skipSpaces();
+  c.expect('{');
+  std::map<std::string, std::string> out;
+  c.skipSpaces();
+  if (!c.consume('}')) {
+    while (true) {
+      c.skipSpaces();
+      std::string key = c.identifier(false);
+      c.skipSpaces();
+      c.expect('=');
+      c.skipSpaces();
+      out[key] = c.identifier(false);
+      c.skipSpaces();
+      if (c.consume(':')) {  // the value's type, as in `76 : ui8`
+        c.skipSpaces();
+        c.identifier(false);
+        c.skipSpaces();
+      }
+      if (c.consume('}')) break;
+      c.expect(',');
     }
   }
   c.expectEnd();

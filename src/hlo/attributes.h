@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ int64_t readInt(const Attribute& a);
 bool readBool(const Attribute& a);
 // `"text"` with C escapes (\n, \t, \\, \", \xNN, octal) decoded.
 std::string readString(const Attribute& a);
+// `{uplo = 76 : ui8, lower = true}` (a custom call's backend_config): each key's value as written,
+// without its type.
+std::map<std::string, std::string> readDictionary(const Attribute& a);
 // `%name` or `name`; returns the name without `%`.
 std::string readComputationName(const Attribute& a);
 // `{%a, %b}` or `{a, b}`.

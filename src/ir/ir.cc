@@ -154,6 +154,10 @@ const char* opKindName(OpKind k) {
       return "conditional";
     case OpKind::Threefry2x32:
       return "threefry2x32";
+    case OpKind::Cholesky:
+      return "cholesky";
+    case OpKind::TriangularSolve:
+      return "triangular-solve";
   }
   return "unknown";
 }

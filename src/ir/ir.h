@@ -100,6 +100,9 @@ enum class OpKind : uint8_t {
   Conditional,
   // Known custom calls.
   Threefry2x32,
+  // Linear algebra on the last two dimensions (the leading ones are a batch).
+  Cholesky,
+  TriangularSolve,
 };
 
 const char* opKindName(
@@ -209,11 +212,31 @@ struct ConditionalAttrs {
   bool operator==(const ConditionalAttrs&) const = default;
 };
 // Threefry2x32: operands (k0, k1, x0, x1), all u32 of one shape; results (out0, out1), elementwise.
+// Cholesky: operand a [..., n, n] (f32/f64); results (factor of a's type, info s32[...]). With
+// `lower`, factor's lower triangle (diagonal included) is L with a = L L^T, read from a's lower
+// triangle; otherwise its upper triangle is U with a = U^T U. The other triangle keeps a's values.
+// info is 0, or the 1-based order of the first leading minor that is not positive definite (the
+// factor is then unspecified), as LAPACK's potrf reports it.
+struct CholeskyAttrs {
+  bool lower = true;
+  bool operator==(const CholeskyAttrs&) const = default;
+};
+// TriangularSolve: operands a [..., m, m] (only its `lower` or upper triangle is read; with
+// unitDiagonal, not its diagonal either, taken as ones) and b [..., m, n] (leftSide) or [..., n,
+// m]; result x of b's type with op(a) x = b (leftSide) or x op(a) = b, op(a) = a or a^T.
+struct TriangularSolveAttrs {
+  bool leftSide = true;
+  bool lower = true;
+  bool unitDiagonal = false;
+  bool transposeA = false;
+  bool operator==(const TriangularSolveAttrs&) const = default;
+};
 
-using Attrs = std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs,
-                           TransposeAttrs, SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs,
-                           PadAttrs, ReverseAttrs, DotAttrs, ReduceAttrs, ReduceWindowAttrs,
-                           GatherAttrs, ScatterAttrs, SortAttrs, ConditionalAttrs>;
+using Attrs =
+    std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs, TransposeAttrs,
+                 SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
+                 ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SortAttrs,
+                 ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs>;
 
 struct Op;
 struct Region;

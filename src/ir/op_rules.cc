@@ -263,6 +263,9 @@ std::string checkOp(const Op& op) {
     case OpKind::Scatter:
     case OpKind::Sort:
       return detail::checkCompute(op);
+    case OpKind::Cholesky:
+    case OpKind::TriangularSolve:
+      return detail::checkLinalg(op);
     case OpKind::While:
     case OpKind::Conditional:
     case OpKind::Threefry2x32:

@@ -20,6 +20,7 @@ std::string checkElementwise(const Op& op);
 std::string checkDataMovement(const Op& op);
 std::string checkCompute(const Op& op);
 std::string checkControlFlow(const Op& op);
+std::string checkLinalg(const Op& op);
 // Helpers shared by the rule files.
 std::string typeList(const std::vector<Value*>& vs);
 std::string ints(const std::vector<int64_t>& v);

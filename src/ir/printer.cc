@@ -150,6 +150,13 @@ std::string formatAttrs(const Attrs& attrs) {
              << " unique_indices=" << (a.uniqueIndices ? "true" : "false");
         } else if constexpr (std::is_same_v<T, SortAttrs>) {
           os << " dimension=" << a.dimension << " is_stable=" << (a.isStable ? "true" : "false");
+        } else if constexpr (std::is_same_v<T, CholeskyAttrs>) {
+          os << " lower=" << (a.lower ? "true" : "false");
+        } else if constexpr (std::is_same_v<T, TriangularSolveAttrs>) {
+          os << " left_side=" << (a.leftSide ? "true" : "false")
+             << " lower=" << (a.lower ? "true" : "false")
+             << " unit_diagonal=" << (a.unitDiagonal ? "true" : "false")
+             << " transpose_a=" << (a.transposeA ? "true" : "false");
         } else if constexpr (std::is_same_v<T, ConditionalAttrs>) {
           os << " selector=" << (a.predicateSelector ? "pred" : "index") << " branch_operands={";
           for (size_t i = 0; i < a.branchOperandCounts.size(); ++i) {

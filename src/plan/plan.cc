@@ -138,7 +138,9 @@ class Planner {
       kernel_.storage[v] = s;
       return;
     }
-    bool localAllowed = op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter;
+    // These write their results at indices computed at run time, which locals cannot take.
+    bool localAllowed = op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter &&
+                        op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::TriangularSolve;
     if (options_.localMaxElements > 0 && isSmall(v) && localAllowed && !needsMemory_.count(v)) {
       set(v, StorageKind::Local);
       return;

@@ -271,6 +271,45 @@ ENTRY main {
   }
 }
 
+// LAPACK's potrf/trsm custom calls read their flags from backend_config (ASCII codes: 76 'L',
+// 85 'U', 82 'R', 84 'T', 78 'N'); cuSOLVER's potrf has `lower = true`; XLA's own ops read theirs
+// from attributes. A flag outside its letters is named.
+TEST(StructureImport, LinalgCustomCallsAndOps) {
+  std::string ir = importText(R"(HloModule m
+ENTRY main {
+  a = f64[2,3,3] parameter(0)
+  b = f64[2,4,3] parameter(1)
+  p = (f64[2,3,3], s32[2]) custom-call(a), custom_call_target="lapack_dpotrf_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 85 : ui8}
+  q = (f64[2,3,3], s32[2]) custom-call(a), custom_call_target="cusolver_potrf_ffi", backend_config={lower = true}
+  f = f64[2,3,3] get-tuple-element(p), index=0
+  g = f64[2,3,3] get-tuple-element(q), index=0
+  x = f64[2,4,3] custom-call(f, b), custom_call_target="lapack_dtrsm_ffi", backend_config={diag = 85 : ui8, side = 82 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}
+  y = f64[2,4,3] triangular-solve(g, b), left_side=false, lower=true, transpose_a=NO_TRANSPOSE
+  c = f64[2,3,3] cholesky(a), lower=true
+  ROOT t = (f64[2,4,3], f64[2,4,3], f64[2,3,3]) tuple(x, y, c)
+})");
+  for (const char* expected :
+       {"cholesky(%0) lower=false : f64[2,3,3], s32[2]", "cholesky(%0) lower=true",
+        "triangular-solve(%2, %1) left_side=false lower=false unit_diagonal=true transpose_a=true",
+        "left_side=false lower=true unit_diagonal=false transpose_a=false"}) {
+    EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+  }
+  std::string err = importError(R"(HloModule m
+ENTRY main {
+  a = f32[3,3] parameter(0)
+  ROOT p = (f32[3,3], s32[]) custom-call(a), custom_call_target="lapack_spotrf_ffi", backend_config={uplo = 88 : ui8}
+})");
+  EXPECT_NE(err.find("backend_config uplo = 88 is not one of 'LU'"), std::string::npos) << err;
+  err = importError(R"(HloModule m
+ENTRY main {
+  a = f32[3,2] parameter(0)
+  ROOT c = f32[3,2] cholesky(a), lower=true
+})");
+  EXPECT_NE(err.find("cholesky needs square matrices in its last two dimensions, got f32[3,2]"),
+            std::string::npos)
+      << err;
+}
+
 TEST(StructureImport, ThreefryCustomCall) {
   std::string ir = importText(R"(HloModule m
 ENTRY main {

@@ -100,6 +100,21 @@ def softplus_chain(x, y):
     return jax.lax.fori_loop(0, 15, lambda i, v: jax.nn.softplus(v - y) - 0.5, x)
 
 
+def gaussian_filter(noise, ys):
+    # A filter's log-likelihood: each step factors the predictive covariance (Cholesky, a LAPACK
+    # custom call) and whitens the observation by a triangular solve.
+    def step(carry, y):
+        cov, mean, total = carry
+        s = cov + noise @ noise.T + jnp.eye(3)
+        low = jnp.linalg.cholesky(s)
+        z = jax.scipy.linalg.solve_triangular(low, y - mean, lower=True)
+        total = total + 0.5 * z @ z + jnp.sum(jnp.log(jnp.diag(low)))
+        return (0.5 * s, 0.9 * mean + 0.1 * y, total), z
+
+    (_, _, total), zs = jax.lax.scan(step, (jnp.eye(3), jnp.zeros(3), jnp.float32(0.0)), ys)
+    return total + 0.1 * zs.sum()
+
+
 LOOP_PROGRAMS = {
     "damped_sine": (damped_sine, lambda r: (_normal(r, 8),)),
     "rnn": (rnn, lambda r: (_normal(r, 4, 4) * 0.5, _normal(r, 4), _normal(r, 4), _normal(r, 6))),
@@ -115,6 +130,7 @@ LOOP_PROGRAMS = {
     "nested_loops": (nested_loops, lambda r: (_normal(r, 3), _normal(r, 5, 3))),
     "dict_carry": (dict_carry, lambda r: ({"a": _normal(r, 4), "b": _normal(r, 4)}, _normal(r, 4))),
     "softplus_chain": (softplus_chain, lambda r: (_normal(r, 5), _normal(r, 5))),
+    "gaussian_filter": (gaussian_filter, lambda r: (_normal(r, 3, 3) * 0.5, _normal(r, 6, 3))),
 }
 
 

@@ -1,0 +1,125 @@
+// cholesky and triangular-solve: XLA's HLO ops of those names, and the LAPACK (CPU) and cuSOLVER
+// (CUDA) custom calls JAX lowers jnp.linalg.cholesky and jax.scipy.linalg.solve_triangular to.
+// The custom calls' operands and results are column-major ({0,1} layouts); loopfuse reads every
+// array by its logical index, so LAPACK's 'L' (the lower triangle of the column-major buffer) is
+// the lower triangle of the logical matrix too.
+#include "frontend/importer.h"
+#include "hlo/attributes.h"
+
+namespace lf::frontend {
+namespace {
+
+using ir::OpKind;
+
+// One LAPACK character flag of a backend_config (`uplo = 76 : ui8` is 'L'), checked against the
+// letters it may be.
+char lapackFlag(InstrContext& c, const std::map<std::string, std::string>& config,
+                const std::string& key, const std::string& allowed) {
+  auto it = config.find(key);
+  if (it == config.end()) c.fail("custom-call backend_config lacks '" + key + "'");
+  int code = -1;
+  try {
+    code = std::stoi(it->second);
+  } catch (const std::exception&) {
+  }
+  if (code <= 0 || code > 127 || allowed.find(static_cast<char>(code)) == std::string::npos) {
+    c.fail("custom-call backend_config " + key + " = " + it->second + " is not one of '" + allowed +
+           "'");
+  }
+  return static_cast<char>(code);
+}
+
+std::map<std::string, std::string> backendConfig(InstrContext& c) {
+  const hlo::Attribute* a = c.optAttr("backend_config");
+  return a == nullptr ? std::map<std::string, std::string>{} : hlo::readDictionary(*a);
+}
+
+Values resultsOf(const ir::Op* op) {
+  Values out;
+  for (const auto& r : op->results) out.push_back(r.get());
+  return out;
+}
+
+// The (factor, info) pair: info is s32 over a's batch dimensions.
+ir::Op* emitCholesky(InstrContext& c, ir::Value* a, bool lower) {
+  std::vector<int64_t> batch(a->type.dims.begin(),
+                             a->type.dims.end() - std::min<int64_t>(a->type.rank(), 2));
+  return c.emit(OpKind::Cholesky, {a}, {a->type, ir::Type{DType::S32, batch}},
+                ir::CholeskyAttrs{lower});
+}
+
+bool optBool(InstrContext& c, std::string_view name, bool byDefault) {
+  const hlo::Attribute* a = c.optAttr(name);
+  return a ? hlo::readBool(*a) : byDefault;
+}
+
+// HLO cholesky(a), lower=true: the factor only (XLA leaves a failed factorization's values
+// unspecified; here they are what the algorithm reached).
+Values cholesky(InstrContext& c) {
+  c.expectOperands(1);
+  ir::Op* op = emitCholesky(c, c.array(0), optBool(c, "lower", false));
+  if (c.resultType() != op->result(0)->type) {
+    c.fail("cholesky of " + op->operands[0]->type.toString() + " gives " +
+           op->result(0)->type.toString() + ", not " + c.resultType().toString());
+  }
+  return {op->result(0)};
+}
+
+// HLO triangular-solve(a, b), left_side=..., lower=..., unit_diagonal=..., transpose_a=...
+Values triangularSolve(InstrContext& c) {
+  c.expectOperands(2);
+  ir::TriangularSolveAttrs attrs;
+  attrs.leftSide = optBool(c, "left_side", false);
+  attrs.lower = optBool(c, "lower", false);
+  attrs.unitDiagonal = optBool(c, "unit_diagonal", false);
+  const hlo::Attribute* t = c.optAttr("transpose_a");
+  const std::string transpose = t ? t->value : "NO_TRANSPOSE";
+  if (transpose != "NO_TRANSPOSE" && transpose != "TRANSPOSE" && transpose != "ADJOINT") {
+    c.fail("triangular-solve transpose_a=" + transpose +
+           " is not NO_TRANSPOSE, TRANSPOSE or ADJOINT");
+  }
+  attrs.transposeA = transpose != "NO_TRANSPOSE";  // real matrices: the adjoint is the transpose
+  return {c.emit1(OpKind::TriangularSolve, {c.array(0), c.array(1)}, attrs)};
+}
+
+}  // namespace
+
+bool isLinalgCustomCallTarget(std::string_view target) {
+  return target == "lapack_spotrf_ffi" || target == "lapack_dpotrf_ffi" ||
+         target == "cusolver_potrf_ffi" || target == "lapack_strsm_ffi" ||
+         target == "lapack_dtrsm_ffi";
+}
+
+Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
+  const std::map<std::string, std::string> config = backendConfig(c);
+  if (target == "cusolver_potrf_ffi" || target.find("potrf") != std::string::npos) {
+    c.expectOperands(1);
+    bool lower = true;
+    if (target == "cusolver_potrf_ffi") {
+      auto it = config.find("lower");
+      lower = it == config.end() || it->second == "true";
+    } else {
+      lower = lapackFlag(c, config, "uplo", "LU") == 'L';
+    }
+    ir::Op* op = emitCholesky(c, c.array(0), lower);
+    if (c.resultTypes() != std::vector<ir::Type>{op->result(0)->type, op->result(1)->type}) {
+      c.fail("custom-call '" + target + "' of " + op->operands[0]->type.toString() + " gives (" +
+             op->result(0)->type.toString() + ", " + op->result(1)->type.toString() + ")");
+    }
+    return resultsOf(op);
+  }
+  c.expectOperands(2);
+  ir::TriangularSolveAttrs attrs;
+  attrs.leftSide = lapackFlag(c, config, "side", "LR") == 'L';
+  attrs.lower = lapackFlag(c, config, "uplo", "LU") == 'L';
+  attrs.transposeA = lapackFlag(c, config, "trans_x", "NTC") != 'N';
+  attrs.unitDiagonal = lapackFlag(c, config, "diag", "NU") == 'U';
+  return {c.emit1(OpKind::TriangularSolve, {c.array(0), c.array(1)}, attrs)};
+}
+
+void addLinalgHandlers(HandlerTable& t) {
+  t["cholesky"] = cholesky;
+  t["triangular-solve"] = triangularSolve;
+}
+
+}  // namespace lf::frontend

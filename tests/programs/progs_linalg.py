@@ -1,0 +1,81 @@
+"""Linear-algebra programs: Cholesky and triangular solves (LAPACK custom calls on the CPU,
+cuSOLVER and the triangular-solve op on CUDA), as samplers and filters use them."""
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg as jsl
+import numpy as np
+
+from registry import normal, program
+
+
+def spd(rng: np.random.Generator, shape: tuple[int, ...], dtype=np.float32) -> np.ndarray:
+    """Symmetric positive definite matrices: A A^T + n I."""
+    a = rng.standard_normal(shape)
+    n = shape[-1]
+    return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype(dtype)
+
+
+@program(
+    "linalg_cholesky_solve",
+    args=lambda rng: (
+        spd(rng, (5, 5)),
+        normal(rng, (5, 3)),
+        spd(rng, (4, 3, 3)),
+        normal(rng, (5,)),
+    ),
+)
+def linalg_cholesky_solve(a, b, batch, v):
+    # Lower and upper factors, a batch, every triangular-solve form (left/right side, transposed,
+    # unit diagonal), cho_solve, and a matrix that is not positive definite (JAX gives NaN).
+    low = jnp.linalg.cholesky(a)
+    up = jsl.cholesky(a, lower=False)
+    not_pd = jnp.linalg.cholesky(a - 100.0 * jnp.eye(5))
+    return (
+        low,
+        up,
+        jnp.linalg.cholesky(batch),
+        not_pd,
+        jsl.solve_triangular(low, b, lower=True),
+        jsl.solve_triangular(low, b, lower=True, trans=1),
+        jsl.solve_triangular(up, b, lower=False),
+        jsl.solve_triangular(low, v, lower=True, unit_diagonal=True),
+        jsl.solve_triangular(low.T, b.T.T, lower=False, trans=1),
+        jax.lax.linalg.triangular_solve(low, b.T, left_side=False, lower=True),
+        jax.lax.linalg.triangular_solve(low, b.T, left_side=False, lower=True, transpose_a=True),
+        jsl.cho_solve((low, True), b),
+    )
+
+
+@program(
+    "linalg_mvn_sampler",
+    args=lambda rng: (spd(rng, (3, 3)), normal(rng, (3,))),
+)
+def linalg_mvn_sampler(cov, mean):
+    # A Gibbs-like loop: each step factors a covariance that depends on the state and draws
+    # from the multivariate normal it defines (jax.random.multivariate_normal uses Cholesky); the
+    # log-determinant comes from the factor's diagonal.
+    def step(carry, key):
+        x, c = carry
+        c = c + 0.1 * jnp.outer(x, x) / (1.0 + x @ x)
+        y = jax.random.multivariate_normal(key, mean, c, method="cholesky")
+        return (y, c), 2.0 * jnp.sum(jnp.log(jnp.diag(jnp.linalg.cholesky(c))))
+
+    keys = jax.random.split(jax.random.key(7), 6)
+    (x, c), logdets = jax.lax.scan(step, (mean, cov), keys)
+    return x, c, logdets
+
+
+@program(
+    "linalg_f64_vmap",
+    args=lambda rng: (spd(rng, (6, 4, 4), np.float64), normal(rng, (6, 4), np.float64)),
+    x64=True,
+)
+def linalg_f64_vmap(a, y):
+    # f64 (dpotrf, dtrsm), vmapped: the batch becomes the custom calls' batch dimension.
+    def whiten(a, y):
+        low = jnp.linalg.cholesky(a)
+        z = jsl.solve_triangular(low, y, lower=True)
+        return z, z @ z
+
+    return jax.vmap(whiten)(a, y)
