@@ -362,8 +362,12 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       }
       return r;
     }
+    case OpKind::LuPivotsToPermutation:
+      if (d0 >= t0.rank() - 1) return fail("permutes along the batch dimension");
+      return single(in, d0);
     case OpKind::Cholesky:
-    case OpKind::TriangularSolve: {
+    case OpKind::TriangularSolve:
+    case OpKind::Lu: {
       // Each matrix (the last two dimensions) is solved on its own: any batch dimension maps.
       OpRule r = aligned(op, in, in.size());
       if (r.error.empty() && r.result >= t0.rank() - 2) {

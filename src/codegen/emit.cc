@@ -440,6 +440,12 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::TriangularSolve:
       emitTriangularSolve(op);
       break;
+    case K::Lu:
+      emitLu(op);
+      break;
+    case K::LuPivotsToPermutation:
+      emitPivotsToPermutation(op);
+      break;
     case K::While:
       emitWhile(op);
       break;

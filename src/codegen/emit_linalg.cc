@@ -1,6 +1,8 @@
-// Cholesky and triangular solve: one matrix per SPMD iteration, each solved by one thread in the
-// textbook order (small matrices, as samplers and filters use them). Results are within the float
-// tolerances of LAPACK's, not bit-exact: LAPACK's blocked kernels sum in their own order.
+// Cholesky, triangular solve and LU: one matrix per SPMD iteration, each solved by one thread in
+// the textbook order (small matrices, as samplers and filters use them). Results are within the
+// float tolerances of LAPACK's, not bit-exact: LAPACK's blocked kernels sum in their own order.
+#include <algorithm>
+
 #include "codegen/emitter.h"
 
 namespace lf::codegen {
@@ -103,6 +105,93 @@ void Emitter::emitTriangularSolve(const ir::Op& op) {
   line("s -= " + M("i", "k") + " * " + X("k") + ";");
   close();
   line(X("i") + " = " + (attrs.unitDiagonal ? "s" : "s / " + M("i", "i")) + ";");
+  close();
+  close();
+  close();
+  barrier();
+}
+
+// LAPACK's getf2 (partial pivoting): at step j the pivot is the first row at or below j with the
+// largest |value| in column j (a NaN never wins, as in idamax); rows j and p swap across the whole
+// matrix, the column below the pivot is divided by it, and the trailing block gets the rank-one
+// update. A zero pivot skips the swap and the division and sets info = j + 1 (the first one).
+void Emitter::emitLu(const ir::Op& op) {
+  const ir::Value* a = op.operands[0];
+  const ir::Value* lu = op.result(0);
+  const ir::Value* pivots = op.result(1);
+  const ir::Value* info = op.result(2);
+  const int r = a->type.rank();
+  const int64_t m = a->type.dims[r - 2], n = a->type.dims[r - 1], k = std::min(m, n);
+  const int64_t matrices = m * n == 0 ? 0 : a->type.numElements() / (m * n);
+  const std::string T = cType(a->type.dtype);
+  const std::string ms = std::to_string(m), ns = std::to_string(n);
+  auto LU = [&](const std::string& i, const std::string& j) {
+    return at(lu, "base + (" + i + ") * " + ns + " + (" + j + ")");
+  };
+
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  open("for (int64_t e = 0; e < " + std::to_string(m * n) + "; ++e)");
+  line(at(lu, "base + e") + " = " + at(a, "base + e") + ";");
+  close();
+  line("int32_t info = 0;");
+  open("for (int64_t j = 0; j < " + std::to_string(k) + "; ++j)");
+  line("int64_t p = j;");
+  line(T + " best = lf_abs(" + LU("j", "j") + ");");
+  open("for (int64_t i = j + 1; i < " + ms + "; ++i)");
+  line("const " + T + " v = lf_abs(" + LU("i", "j") + ");");
+  open("if (v > best)");
+  line("best = v;");
+  line("p = i;");
+  close();
+  close();
+  line(at(pivots, "mat * " + std::to_string(k) + " + j") + " = (int32_t)(p + 1);");
+  open("if (" + LU("p", "j") + " != (" + T + ")0)");
+  open("if (p != j)");
+  open("for (int64_t l = 0; l < " + ns + "; ++l)");
+  line("const " + T + " t = " + LU("j", "l") + ";");
+  line(LU("j", "l") + " = " + LU("p", "l") + ";");
+  line(LU("p", "l") + " = t;");
+  close();
+  close();
+  line("const " + T + " d = " + LU("j", "j") + ";");
+  open("for (int64_t i = j + 1; i < " + ms + "; ++i)");
+  line(LU("i", "j") + " = " + LU("i", "j") + " / d;");
+  close();
+  close("");
+  open("else if (info == 0)");
+  line("info = (int32_t)(j + 1);");
+  close();
+  open("for (int64_t i = j + 1; i < " + ms + "; ++i)");
+  open("for (int64_t l = j + 1; l < " + ns + "; ++l)");
+  line(LU("i", "l") + " -= " + LU("i", "j") + " * " + LU("j", "l") + ";");
+  close();
+  close();
+  close();
+  line(at(info, "mat") + " = info;");
+  close();
+  barrier();
+}
+
+// The permutation the row swaps make: iota, then entries i and pivots[i] swapped in order (a pivot
+// outside [0, m) swaps nothing).
+void Emitter::emitPivotsToPermutation(const ir::Op& op) {
+  const ir::Value* pivots = op.operands[0];
+  const ir::Value* perm = op.result();
+  const int64_t k = pivots->type.dims.back();
+  const int64_t m = perm->type.dims.back();
+  const int64_t rows = m == 0 ? 0 : perm->type.numElements() / m;
+  const std::string ks = std::to_string(k), ms = std::to_string(m);
+  openParallelLoop(rows, "row");
+  open("for (int64_t e = 0; e < " + ms + "; ++e)");
+  line(at(perm, "row * " + ms + " + e") + " = (int32_t)e;");
+  close();
+  open("for (int64_t i = 0; i < " + ks + "; ++i)");
+  line("const int64_t j = " + at(pivots, "row * " + ks + " + i") + ";");
+  open("if (j >= 0 && j < " + ms + ")");
+  line("const int32_t t = " + at(perm, "row * " + ms + " + i") + ";");
+  line(at(perm, "row * " + ms + " + i") + " = " + at(perm, "row * " + ms + " + j") + ";");
+  line(at(perm, "row * " + ms + " + j") + " = t;");
   close();
   close();
   close();

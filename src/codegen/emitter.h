@@ -164,9 +164,11 @@ class Emitter {
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
   void emitReduce(const ir::Op& op);
   void emitReduceWindow(const ir::Op& op);
-  void emitSort(const ir::Op& op);             // emit_sort.cc
-  void emitCholesky(const ir::Op& op);         // emit_linalg.cc
-  void emitTriangularSolve(const ir::Op& op);  // emit_linalg.cc
+  void emitSort(const ir::Op& op);                 // emit_sort.cc
+  void emitCholesky(const ir::Op& op);             // emit_linalg.cc
+  void emitTriangularSolve(const ir::Op& op);      // emit_linalg.cc
+  void emitLu(const ir::Op& op);                   // emit_linalg.cc
+  void emitPivotsToPermutation(const ir::Op& op);  // emit_linalg.cc
   void emitReshape(const ir::Op& op);
   void emitWhile(const ir::Op& op);  // emit_control.cc
   bool writesMemory(const ir::Region& region) const;

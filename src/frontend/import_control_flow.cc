@@ -1,6 +1,8 @@
 // Control flow and value plumbing: while, conditional, call (inlined), tuple and
 // get-tuple-element (list reorganisation), copy / optimization-barrier / after-all (forwarding),
 // and the known custom calls.
+#include <iterator>
+
 #include "frontend/importer.h"
 #include "hlo/attributes.h"
 
@@ -9,9 +11,11 @@ namespace lf::frontend {
 // "Sharding" is an annotation, not a computation: JAX wraps values in it where it records their
 // sharding (a jax.random.key argument, with_sharding_constraint); on one device it is the value.
 const char* const kKnownCustomCallTargets[] = {
-    "cu_threefry2x32",   "cu_threefry2x32_ffi", "Sharding",         "lapack_spotrf_ffi",
-    "lapack_dpotrf_ffi", "cusolver_potrf_ffi",  "lapack_strsm_ffi", "lapack_dtrsm_ffi"};
-const size_t kNumKnownCustomCallTargets = 8;
+    "cu_threefry2x32",   "cu_threefry2x32_ffi", "Sharding",
+    "lapack_spotrf_ffi", "lapack_dpotrf_ffi",   "cusolver_potrf_ffi",
+    "lapack_strsm_ffi",  "lapack_dtrsm_ffi",    "lapack_sgetrf_ffi",
+    "lapack_dgetrf_ffi", "cusolver_getrf_ffi",  "cu_lu_pivots_to_permutation"};
+const size_t kNumKnownCustomCallTargets = std::size(kKnownCustomCallTargets);
 
 bool isKnownCustomCallTarget(std::string_view target) {
   for (const char* t : kKnownCustomCallTargets) {

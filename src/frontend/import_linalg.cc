@@ -1,5 +1,7 @@
 // cholesky and triangular-solve: XLA's HLO ops of those names, and the LAPACK (CPU) and cuSOLVER
-// (CUDA) custom calls JAX lowers jnp.linalg.cholesky and jax.scipy.linalg.solve_triangular to.
+// (CUDA) custom calls JAX lowers jnp.linalg.cholesky, jax.scipy.linalg.solve_triangular and the LU
+// factorization behind jnp.linalg.solve / inv / slogdet to (getrf, and on CUDA the pivots-to-
+// permutation kernel).
 // The custom calls' operands and results are column-major ({0,1} layouts); loopfuse reads every
 // array by its logical index, so LAPACK's 'L' (the lower triangle of the column-major buffer) is
 // the lower triangle of the logical matrix too.
@@ -85,14 +87,33 @@ Values triangularSolve(InstrContext& c) {
 }  // namespace
 
 bool isLinalgCustomCallTarget(std::string_view target) {
-  return target == "lapack_spotrf_ffi" || target == "lapack_dpotrf_ffi" ||
-         target == "cusolver_potrf_ffi" || target == "lapack_strsm_ffi" ||
-         target == "lapack_dtrsm_ffi";
+  for (const char* t : {"lapack_spotrf_ffi", "lapack_dpotrf_ffi", "cusolver_potrf_ffi",
+                        "lapack_strsm_ffi", "lapack_dtrsm_ffi", "lapack_sgetrf_ffi",
+                        "lapack_dgetrf_ffi", "cusolver_getrf_ffi", "cu_lu_pivots_to_permutation"}) {
+    if (target == t) return true;
+  }
+  return false;
 }
 
 Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   const std::map<std::string, std::string> config = backendConfig(c);
-  if (target == "cusolver_potrf_ffi" || target.find("potrf") != std::string::npos) {
+  if (target.find("getrf") != std::string::npos) {
+    c.expectOperands(1);
+    ir::Value* a = c.array(0);
+    if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
+    std::vector<int64_t> batch(a->type.dims.begin(), a->type.dims.end() - 2);
+    std::vector<int64_t> pivots = batch;
+    pivots.push_back(std::min(a->type.dims[a->type.rank() - 2], a->type.dims.back()));
+    const std::vector<ir::Type> types = c.resultTypes();
+    if (types.size() != 3) c.fail(target + " gives (lu, pivots, info)");
+    return resultsOf(c.emit(OpKind::Lu, {a},
+                            {a->type, ir::Type{DType::S32, pivots}, ir::Type{DType::S32, batch}}));
+  }
+  if (target == "cu_lu_pivots_to_permutation") {
+    c.expectOperands(1);
+    return {c.emit1(OpKind::LuPivotsToPermutation, {c.array(0)})};
+  }
+  if (target.find("potrf") != std::string::npos) {
     c.expectOperands(1);
     bool lower = true;
     if (target == "cusolver_potrf_ffi") {

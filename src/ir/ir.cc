@@ -158,6 +158,10 @@ const char* opKindName(OpKind k) {
       return "cholesky";
     case OpKind::TriangularSolve:
       return "triangular-solve";
+    case OpKind::Lu:
+      return "lu";
+    case OpKind::LuPivotsToPermutation:
+      return "lu-pivots-to-permutation";
   }
   return "unknown";
 }

@@ -103,6 +103,8 @@ enum class OpKind : uint8_t {
   // Linear algebra on the last two dimensions (the leading ones are a batch).
   Cholesky,
   TriangularSolve,
+  Lu,
+  LuPivotsToPermutation,
 };
 
 const char* opKindName(
@@ -224,6 +226,12 @@ struct CholeskyAttrs {
 // TriangularSolve: operands a [..., m, m] (only its `lower` or upper triangle is read; with
 // unitDiagonal, not its diagonal either, taken as ones) and b [..., m, n] (leftSide) or [..., n,
 // m]; result x of b's type with op(a) x = b (leftSide) or x op(a) = b, op(a) = a or a^T.
+// Lu: operand a [..., m, n] (f32/f64); results (lu of a's type, pivots s32[..., min(m, n)],
+// info s32[...]): LAPACK's getrf, partial pivoting. lu holds L below the diagonal (unit diagonal
+// implied) and U on and above it, with P a = L U; pivots[i] (1-based, as LAPACK) is the row swapped
+// with row i at step i; info is 0, or the 1-based index of the first zero pivot.
+// LuPivotsToPermutation: operand pivots s32[..., k] (0-based); result s32[..., m]: iota(m) with
+// entries i and pivots[i] swapped for i = 0, 1, ..., k-1 in turn.
 struct TriangularSolveAttrs {
   bool leftSide = true;
   bool lower = true;

@@ -265,6 +265,8 @@ std::string checkOp(const Op& op) {
       return detail::checkCompute(op);
     case OpKind::Cholesky:
     case OpKind::TriangularSolve:
+    case OpKind::Lu:
+    case OpKind::LuPivotsToPermutation:
       return detail::checkLinalg(op);
     case OpKind::While:
     case OpKind::Conditional:

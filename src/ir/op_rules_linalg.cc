@@ -1,5 +1,5 @@
-// Rules for cholesky and triangular-solve (XLA's shape inference for its ops of those names, which
-// also fit the LAPACK/cuSOLVER custom calls JAX emits for them).
+// Rules for cholesky, triangular-solve, lu and lu-pivots-to-permutation (XLA's shape inference for
+// its ops of those names, which also fit the LAPACK/cuSOLVER custom calls JAX emits for them).
 #include <algorithm>
 
 #include "ir/op_rules.h"
@@ -61,10 +61,56 @@ std::string checkTriangularSolve(const Op& op) {
   return "";
 }
 
+std::string checkLu(const Op& op) {
+  if (op.operands.size() != 1 || op.results.size() != 3) {
+    return "lu takes one operand and gives (lu, pivots, info)";
+  }
+  const Type& a = op.operands[0]->type;
+  if (a.dtype != DType::F32 && a.dtype != DType::F64) {
+    return "lu of " + a.toString() + ": only f32 and f64 matrices";
+  }
+  if (a.rank() < 2) return "lu needs matrices in its last two dimensions, got " + a.toString();
+  std::vector<int64_t> batch(a.dims.begin(), a.dims.end() - 2);
+  std::vector<int64_t> pivots = batch;
+  pivots.push_back(std::min(a.dims[a.rank() - 2], a.dims[a.rank() - 1]));
+  const Type p{DType::S32, pivots}, info{DType::S32, batch};
+  if (op.result(0)->type != a || op.result(1)->type != p || op.result(2)->type != info) {
+    return "type mismatch: lu of " + a.toString() + " gives " + a.toString() + ", " + p.toString() +
+           ", " + info.toString();
+  }
+  return "";
+}
+
+std::string checkPivotsToPermutation(const Op& op) {
+  if (op.operands.size() != 1 || op.results.size() != 1) {
+    return "lu-pivots-to-permutation takes the pivots and gives the permutation";
+  }
+  const Type& p = op.operands[0]->type;
+  const Type& out = op.result()->type;
+  const bool ok = p.dtype == DType::S32 && out.dtype == DType::S32 && p.rank() >= 1 &&
+                  out.rank() == p.rank() &&
+                  std::equal(p.dims.begin(), p.dims.end() - 1, out.dims.begin()) &&
+                  out.dims.back() >= p.dims.back();
+  if (!ok) {
+    return "type mismatch: lu-pivots-to-permutation of " + p.toString() + " cannot give " +
+           out.toString() + " (s32, the same batch, at least as many rows as pivots)";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string checkLinalg(const Op& op) {
-  return op.kind == OpKind::Cholesky ? checkCholesky(op) : checkTriangularSolve(op);
+  switch (op.kind) {
+    case OpKind::Cholesky:
+      return checkCholesky(op);
+    case OpKind::TriangularSolve:
+      return checkTriangularSolve(op);
+    case OpKind::Lu:
+      return checkLu(op);
+    default:
+      return checkPivotsToPermutation(op);
+  }
 }
 
 }  // namespace lf::ir::detail

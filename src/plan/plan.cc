@@ -140,7 +140,9 @@ class Planner {
     }
     // These write their results at indices computed at run time, which locals cannot take.
     bool localAllowed = op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter &&
-                        op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::TriangularSolve;
+                        op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::Lu &&
+                        op.kind != ir::OpKind::TriangularSolve &&
+                        op.kind != ir::OpKind::LuPivotsToPermutation;
     if (options_.localMaxElements > 0 && isSmall(v) && localAllowed && !needsMemory_.count(v)) {
       set(v, StorageKind::Local);
       return;

@@ -308,6 +308,21 @@ ENTRY main {
   EXPECT_NE(err.find("cholesky needs square matrices in its last two dimensions, got f32[3,2]"),
             std::string::npos)
       << err;
+  err = importError(R"(HloModule m
+ENTRY main {
+  a = f32[3] parameter(0)
+  ROOT p = (f32[3], s32[1], s32[]) custom-call(a), custom_call_target="lapack_sgetrf_ffi", backend_config={}
+})");
+  EXPECT_NE(err.find("lapack_sgetrf_ffi needs matrices, got f32[3]"), std::string::npos) << err;
+  std::string lu = importText(R"(HloModule m
+ENTRY main {
+  a = f32[2,5,3] parameter(0)
+  p = (f32[2,5,3], s32[2,3], s32[2]) custom-call(a), custom_call_target="cusolver_getrf_ffi", backend_config={}
+  v = s32[2,3] get-tuple-element(p), index=1
+  ROOT perm = s32[2,5] custom-call(v), custom_call_target="cu_lu_pivots_to_permutation"
+})");
+  EXPECT_NE(lu.find("lu(%0) : f32[2,5,3], s32[2,3], s32[2]"), std::string::npos) << lu;
+  EXPECT_NE(lu.find("lu-pivots-to-permutation(%2) : s32[2,5]"), std::string::npos) << lu;
 }
 
 TEST(StructureImport, ThreefryCustomCall) {

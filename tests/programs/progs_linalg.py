@@ -79,3 +79,32 @@ def linalg_f64_vmap(a, y):
         return z, z @ z
 
     return jax.vmap(whiten)(a, y)
+
+
+@program(
+    "linalg_lu_solve",
+    args=lambda rng: (
+        normal(rng, (4, 4)) + 3.0 * np.eye(4, dtype=np.float32),
+        normal(rng, (4, 2)),
+        normal(rng, (3, 3, 3)),
+        normal(rng, (5, 3)),
+    ),
+)
+def linalg_lu_solve(a, b, batch, tall):
+    # jnp.linalg.solve / inv / slogdet / det and lu_factor all go through LAPACK's getrf (partial
+    # pivoting); a singular matrix gives getrf's info and JAX's inf/nan; a tall matrix's LU.
+    singular = jnp.array([[1.0, 2.0], [2.0, 4.0]], jnp.float32)
+    lu, piv = jsl.lu_factor(a)
+    sign, logdet = jnp.linalg.slogdet(batch)
+    return (
+        jnp.linalg.solve(a, b),
+        jnp.linalg.inv(a),
+        sign,
+        logdet,
+        lu,
+        piv,
+        jsl.lu_solve((lu, piv), b[:, 0]),
+        jnp.linalg.det(singular + a[:2, :2] * 0),
+        jsl.lu(tall),
+        jsl.lu_factor(batch[0])[1],  # pivots that do move rows
+    )

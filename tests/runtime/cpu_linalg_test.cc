@@ -1,5 +1,6 @@
-// Cholesky and triangular solve on the CPU, against values worked out by hand: both triangles,
-// a failed factorization's info, and every side / transpose / unit-diagonal form of the solve.
+// Cholesky, triangular solve and LU on the CPU, against values worked out by hand: both
+// triangles, a failed factorization's info, every side / transpose / unit-diagonal form of the
+// solve, partial pivoting and the permutation it makes.
 #include "runtime/cpu_program_builder.h"
 
 namespace lf::testing {
@@ -57,6 +58,36 @@ TEST(CpuLinalg, TriangularSolveEveryForm) {
         << "left_side=" << c.attrs.leftSide << " transpose_a=" << c.attrs.transposeA
         << " unit_diagonal=" << c.attrs.unitDiagonal;
   }
+}
+
+// [[1, 2], [3, 4]]: row 1 has the larger |pivot|, so the rows swap (pivots 1-based: 2, 2), then
+// L = [[1, 0], [1/3, 1]], U = [[3, 4], [0, 2 - 4/3]]. [[0, 0], [0, 1]]: column 0 has no nonzero
+// pivot, so info = 1 and nothing moves; the second step pivots on the 1.
+TEST(CpuLinalg, LuPivotsAndInfo) {
+  ProgramBuilder b;
+  ir::Value* a = b.param(type(DType::F32, {2, 2, 2}), "a");
+  ir::Op* lu = b.op(K::Lu, {a},
+                    {type(DType::F32, {2, 2, 2}), type(DType::S32, {2, 2}), type(DType::S32, {2})});
+  for (int i = 0; i < 3; ++i) b.output(lu->result(i));
+  auto out = runCpu(b.program, {array<float>(DType::F32, {2, 2, 2}, {1, 2, 3, 4, 0, 0, 0, 1})});
+  ASSERT_EQ(out.size(), 3u);
+  const std::vector<float> f = values<float>(out[0]);
+  const std::vector<float> expected = {3, 4, 1.0f / 3, 2 - 4.0f / 3, 0, 0, 0, 1};
+  for (size_t i = 0; i < f.size(); ++i) EXPECT_NEAR(f[i], expected[i], 1e-6) << i;
+  EXPECT_EQ(values<int32_t>(out[1]), (std::vector<int32_t>{2, 2, 1, 2}));
+  EXPECT_EQ(values<int32_t>(out[2]), (std::vector<int32_t>{0, 1}));
+}
+
+// Pivots (0-based) 2, 2, 2 over 3 rows: [0, 1, 2] -> swap 0,2 -> [2, 1, 0] -> swap 1,2 ->
+// [2, 0, 1] -> swap 2,2 -> [2, 0, 1]. Pivots 7, -1, 1: the out-of-range ones swap nothing, then
+// 2,1 swap: [0, 2, 1].
+TEST(CpuLinalg, PivotsToPermutation) {
+  ProgramBuilder b;
+  ir::Value* p = b.param(type(DType::S32, {2, 3}), "p");
+  b.output(b.op1(K::LuPivotsToPermutation, {p}, type(DType::S32, {2, 3})));
+  auto out = runCpu(b.program, {array<int32_t>(DType::S32, {2, 3}, {2, 2, 2, 7, -1, 1})});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(values<int32_t>(out[0]), (std::vector<int32_t>{2, 0, 1, 0, 2, 1}));
 }
 
 }  // namespace
