@@ -362,6 +362,16 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       }
       return r;
     }
+    case OpKind::Convolution: {
+      // Each lhs batch element convolves on its own with the shared kernel.
+      const auto& a = op.attr<ir::ConvolutionAttrs>();
+      if (in[1] >= 0) return fail("convolves with a batched kernel");
+      if (d0 != a.lhsBatch) return fail("convolves across the batch dimension");
+      OpRule r;
+      r.operands = {d0, -1};
+      r.result = static_cast<int>(a.outBatch);
+      return r;
+    }
     case OpKind::LuPivotsToPermutation:
       if (d0 >= t0.rank() - 1) return fail("permutes along the batch dimension");
       return single(in, d0);

@@ -419,6 +419,9 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::Dot:
       emitDot(op);
       break;
+    case K::Convolution:
+      emitConvolution(op);
+      break;
     case K::Reduce:
       emitReduce(op);
       break;

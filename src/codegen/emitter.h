@@ -167,6 +167,7 @@ class Emitter {
   void emitSort(const ir::Op& op);                 // emit_sort.cc
   void emitCholesky(const ir::Op& op);             // emit_linalg.cc
   void emitTriangularSolve(const ir::Op& op);      // emit_linalg.cc
+  void emitConvolution(const ir::Op& op);          // emit_convolution.cc
   void emitLu(const ir::Op& op);                   // emit_linalg.cc
   void emitPivotsToPermutation(const ir::Op& op);  // emit_linalg.cc
   void emitReshape(const ir::Op& op);

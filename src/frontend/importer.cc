@@ -307,6 +307,7 @@ const HandlerTable& handlers() {
     addComputeHandlers(t);
     addControlFlowHandlers(t);
     addLinalgHandlers(t);
+    addConvolutionHandlers(t);
     addScanHandler(t);
     return t;
   }();

@@ -96,6 +96,7 @@ void addShapeHandlers(HandlerTable& table);
 void addComputeHandlers(HandlerTable& table);
 void addControlFlowHandlers(HandlerTable& table);
 void addLinalgHandlers(HandlerTable& table);
+void addConvolutionHandlers(HandlerTable& table);
 void addScanHandler(HandlerTable& table);
 const HandlerTable& handlers();
 // The custom-call targets import_control_flow.cc recognises.

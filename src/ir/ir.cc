@@ -162,6 +162,8 @@ const char* opKindName(OpKind k) {
       return "lu";
     case OpKind::LuPivotsToPermutation:
       return "lu-pivots-to-permutation";
+    case OpKind::Convolution:
+      return "convolution";
   }
   return "unknown";
 }

@@ -105,6 +105,7 @@ enum class OpKind : uint8_t {
   TriangularSolve,
   Lu,
   LuPivotsToPermutation,
+  Convolution,
 };
 
 const char* opKindName(
@@ -214,6 +215,20 @@ struct ConditionalAttrs {
   bool operator==(const ConditionalAttrs&) const = default;
 };
 // Threefry2x32: operands (k0, k1, x0, x1), all u32 of one shape; results (out0, out1), elementwise.
+// Convolution: operands (lhs, rhs), XLA's convolution: the dimension numbers say which dimension of
+// each is the batch / feature / spatial one (rhs: input feature, output feature, spatial), the
+// window (one entry per spatial dimension) its size, stride, padding and lhs / rhs dilation.
+// featureGroupCount G splits lhs's features and rhs's output features into G groups (depthwise
+// when G is the feature count). out[b, o, s...] = sum over window positions k and the group's
+// input features c of lhs[b, g*C + c, s*stride + k*rhs_dilation - pad_low (in lhs-dilated
+// coordinates)] * rhs[c, o, k], g = o / (O / G).
+struct ConvolutionAttrs {
+  int64_t lhsBatch = 0, lhsFeature = 1, rhsInput = 0, rhsOutput = 1, outBatch = 0, outFeature = 1;
+  std::vector<int64_t> lhsSpatial, rhsSpatial, outSpatial;
+  std::vector<int64_t> sizes, strides, padLow, padHigh, lhsDilation, rhsDilation;
+  int64_t featureGroupCount = 1;
+  bool operator==(const ConvolutionAttrs&) const = default;
+};
 // Cholesky: operand a [..., n, n] (f32/f64); results (factor of a's type, info s32[...]). With
 // `lower`, factor's lower triangle (diagonal included) is L with a = L L^T, read from a's lower
 // triangle; otherwise its upper triangle is U with a = U^T U. The other triangle keeps a's values.
@@ -244,7 +259,7 @@ using Attrs =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs, TransposeAttrs,
                  SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
                  ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SortAttrs,
-                 ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs>;
+                 ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs>;
 
 struct Op;
 struct Region;

@@ -263,6 +263,8 @@ std::string checkOp(const Op& op) {
     case OpKind::Scatter:
     case OpKind::Sort:
       return detail::checkCompute(op);
+    case OpKind::Convolution:
+      return detail::checkConvolution(op);
     case OpKind::Cholesky:
     case OpKind::TriangularSolve:
     case OpKind::Lu:

@@ -21,6 +21,10 @@ std::string checkDataMovement(const Op& op);
 std::string checkCompute(const Op& op);
 std::string checkControlFlow(const Op& op);
 std::string checkLinalg(const Op& op);
+std::string checkConvolution(const Op& op);
+// The spatial size of a convolution's output dimension (0 when the window does not fit).
+int64_t convolutionOutputSize(int64_t in, int64_t size, int64_t stride, int64_t padLow,
+                              int64_t padHigh, int64_t lhsDilation, int64_t rhsDilation);
 // Helpers shared by the rule files.
 std::string typeList(const std::vector<Value*>& vs);
 std::string ints(const std::vector<int64_t>& v);

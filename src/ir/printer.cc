@@ -150,6 +150,14 @@ std::string formatAttrs(const Attrs& attrs) {
              << " unique_indices=" << (a.uniqueIndices ? "true" : "false");
         } else if constexpr (std::is_same_v<T, SortAttrs>) {
           os << " dimension=" << a.dimension << " is_stable=" << (a.isStable ? "true" : "false");
+        } else if constexpr (std::is_same_v<T, ConvolutionAttrs>) {
+          os << " lhs=b" << a.lhsBatch << ",f" << a.lhsFeature << ",s" << joinInts(a.lhsSpatial)
+             << " rhs=i" << a.rhsInput << ",o" << a.rhsOutput << ",s" << joinInts(a.rhsSpatial)
+             << " out=b" << a.outBatch << ",f" << a.outFeature << ",s" << joinInts(a.outSpatial)
+             << " size=" << joinInts(a.sizes) << " stride=" << joinInts(a.strides)
+             << " pad_low=" << joinInts(a.padLow) << " pad_high=" << joinInts(a.padHigh)
+             << " lhs_dilation=" << joinInts(a.lhsDilation)
+             << " rhs_dilation=" << joinInts(a.rhsDilation) << " groups=" << a.featureGroupCount;
         } else if constexpr (std::is_same_v<T, CholeskyAttrs>) {
           os << " lower=" << (a.lower ? "true" : "false");
         } else if constexpr (std::is_same_v<T, TriangularSolveAttrs>) {

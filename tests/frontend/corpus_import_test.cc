@@ -53,19 +53,20 @@ TEST(CorpusImport, EveryProgramImportsAndVerifies) {
 }
 
 // A real JAX lowering with an op loopfuse does not support: reported with its location.
-TEST(CorpusImport, ConvolutionIsReportedUnsupported) {
-  std::filesystem::path path =
-      std::filesystem::path(LF_SOURCE_DIR) / "tests/tools/testdata/unsupported_convolution.hlo";
+// (jax.random with the "rbg" implementation: rng-bit-generator, tests/tools/testdata.)
+TEST(CorpusImport, RngBitGeneratorIsReportedUnsupported) {
+  std::filesystem::path path = std::filesystem::path(LF_SOURCE_DIR) /
+                               "tests/tools/testdata/unsupported_rng_bit_generator.hlo";
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   SourceFile file(path.string(), text.str());
   try {
     importModule(hlo::parseModule(file));
-    FAIL() << "convolution imported";
+    FAIL() << "rng-bit-generator imported";
   } catch (const CompileError& e) {
     ASSERT_EQ(e.diagnostics().size(), 1u);
-    EXPECT_EQ(e.diagnostics()[0].message.rfind("unsupported op 'convolution'", 0), 0u)
+    EXPECT_EQ(e.diagnostics()[0].message.rfind("unsupported op 'rng-bit-generator'", 0), 0u)
         << e.diagnostics()[0].message;
     EXPECT_TRUE(e.diagnostics()[0].loc.known());
   }

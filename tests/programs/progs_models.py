@@ -162,9 +162,8 @@ def model_attention(x, wq, wk, wv):
 
 @program("model_conv1d_pool", args=lambda rng: (normal(rng, (2, 16)), normal(rng, (5,))))
 def model_conv1d_pool(signal, kernel):
-    # A 'same' convolution written as shifted slices (jnp.convolve lowers to the `convolution`
-    # op, which loopfuse does not support yet; tests/tools/testdata/unsupported_convolution.hlo
-    # keeps that lowering as an unsupported-op example).
+    # A 'same' convolution written as shifted slices (jnp.convolve, which lowers to the
+    # `convolution` op, is in progs_conv.py).
     padded = jnp.pad(signal, ((0, 0), (2, 2)))
     smoothed = sum(kernel[4 - k] * padded[:, k : k + signal.shape[1]] for k in range(5))
     return smoothed, lax.reduce_window(smoothed, -jnp.inf, lax.max, (1, 4), (1, 4), "VALID")

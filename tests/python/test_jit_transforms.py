@@ -115,6 +115,15 @@ def gaussian_filter(noise, ys):
     return total + 0.1 * zs.sum()
 
 
+def conv_relaxation(x, k):
+    # Ten steps of x <- x + 0.1 * tanh(conv(x, k)): a convolution (the `convolution` op) in a loop.
+    def step(i, x):
+        y = jax.lax.conv_general_dilated(x[None, None], k[None, None], (1,), "SAME")[0, 0]
+        return x + 0.1 * jnp.tanh(y)
+
+    return jax.lax.fori_loop(0, 10, step, x)
+
+
 LOOP_PROGRAMS = {
     "damped_sine": (damped_sine, lambda r: (_normal(r, 8),)),
     "rnn": (rnn, lambda r: (_normal(r, 4, 4) * 0.5, _normal(r, 4), _normal(r, 4), _normal(r, 6))),
@@ -131,6 +140,7 @@ LOOP_PROGRAMS = {
     "dict_carry": (dict_carry, lambda r: ({"a": _normal(r, 4), "b": _normal(r, 4)}, _normal(r, 4))),
     "softplus_chain": (softplus_chain, lambda r: (_normal(r, 5), _normal(r, 5))),
     "gaussian_filter": (gaussian_filter, lambda r: (_normal(r, 3, 3) * 0.5, _normal(r, 6, 3))),
+    "conv_relaxation": (conv_relaxation, lambda r: (_normal(r, 12), _normal(r, 3) * 0.5)),
 }
 
 
