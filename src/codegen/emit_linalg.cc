@@ -7,6 +7,15 @@
 
 namespace lf::codegen {
 
+// The matrix at `base` of `from` copied into `to`: each solver starts from its input and then
+// works in place in its result.
+void Emitter::copyMatrix(const ir::Value* to, const ir::Value* from, const std::string& base,
+                         int64_t elements) {
+  open("for (int64_t e = 0; e < " + std::to_string(elements) + "; ++e)");
+  line(at(to, base + " + e") + " = " + at(from, base + " + e") + ";");
+  close();
+}
+
 // The factor starts as a copy of `a` (so the other triangle keeps a's values, as LAPACK's potrf
 // leaves it); column j then gets L[j][j] = sqrt(a[j][j] - sum_k<j L[j][k]^2) and
 // L[i][j] = (a[i][j] - sum_k<j L[i][k] L[j][k]) / L[j][j]. A pivot that is not positive (or NaN)
@@ -28,9 +37,7 @@ void Emitter::emitCholesky(const ir::Op& op) {
 
   openParallelLoop(matrices, "mat");
   line("const int64_t base = mat * " + std::to_string(n * n) + ";");
-  open("for (int64_t e = 0; e < " + std::to_string(n * n) + "; ++e)");
-  line(at(factor, "base + e") + " = " + at(a, "base + e") + ";");
-  close();
+  copyMatrix(factor, a, "base", n * n);
   line("int32_t info = 0;");
   open("for (int64_t j = 0; j < " + ns + "; ++j)");
   line(T + " d = " + F("j", "j") + ";");
@@ -89,9 +96,7 @@ void Emitter::emitTriangularSolve(const ir::Op& op) {
   openParallelLoop(matrices, "mat");
   line("const int64_t abase = mat * " + std::to_string(m * m) + ";");
   line("const int64_t xbase = mat * " + std::to_string(rows * cols) + ";");
-  open("for (int64_t e = 0; e < " + std::to_string(rows * cols) + "; ++e)");
-  line(at(x, "xbase + e") + " = " + at(b, "xbase + e") + ";");
-  close();
+  copyMatrix(x, b, "xbase", rows * cols);
   open("for (int64_t v = 0; v < " + std::to_string(rhs) + "; ++v)");
   if (forward) {
     open("for (int64_t i = 0; i < " + ms + "; ++i)");
@@ -131,9 +136,7 @@ void Emitter::emitLu(const ir::Op& op) {
 
   openParallelLoop(matrices, "mat");
   line("const int64_t base = mat * " + std::to_string(m * n) + ";");
-  open("for (int64_t e = 0; e < " + std::to_string(m * n) + "; ++e)");
-  line(at(lu, "base + e") + " = " + at(a, "base + e") + ";");
-  close();
+  copyMatrix(lu, a, "base", m * n);
   line("int32_t info = 0;");
   open("for (int64_t j = 0; j < " + std::to_string(k) + "; ++j)");
   line("int64_t p = j;");

@@ -164,7 +164,9 @@ class Emitter {
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
   void emitReduce(const ir::Op& op);
   void emitReduceWindow(const ir::Op& op);
-  void emitSort(const ir::Op& op);                 // emit_sort.cc
+  void emitSort(const ir::Op& op);  // emit_sort.cc
+  void copyMatrix(const ir::Value* to, const ir::Value* from, const std::string& base,
+                  int64_t elements);               // emit_linalg.cc
   void emitCholesky(const ir::Op& op);             // emit_linalg.cc
   void emitTriangularSolve(const ir::Op& op);      // emit_linalg.cc
   void emitConvolution(const ir::Op& op);          // emit_convolution.cc

@@ -14,17 +14,6 @@ std::vector<int64_t> optIntList(InstrContext& c, std::string_view name) {
   return a ? hlo::readIntList(*a) : std::vector<int64_t>{};
 }
 
-bool optBool(InstrContext& c, std::string_view name) {
-  const hlo::Attribute* a = c.optAttr(name);
-  return a ? hlo::readBool(*a) : false;
-}
-
-Values resultsOf(const ir::Op* op) {
-  Values out;
-  for (const auto& r : op->results) out.push_back(r.get());
-  return out;
-}
-
 // Scalar region parameters: one per entry, each a single scalar of that dtype.
 std::vector<std::vector<ir::Type>> scalarParams(const std::vector<DType>& dtypes) {
   std::vector<std::vector<ir::Type>> out;

@@ -40,12 +40,6 @@ std::string operandText(const std::vector<ir::Type>& types) {
   return types.size() == 1 ? out : "(" + out + ")";
 }
 
-Values resultsOf(const ir::Op* op) {
-  Values out;
-  for (const auto& r : op->results) out.push_back(r.get());
-  return out;
-}
-
 // The while state is the single (usually tuple) operand, flattened.
 Values whileLoop(InstrContext& c) {
   c.expectOperands(1);

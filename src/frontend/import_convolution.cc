@@ -41,11 +41,6 @@ Labels readLabels(InstrContext& c, const std::string& text, char first, char sec
   return out;
 }
 
-int64_t optInt(InstrContext& c, std::string_view name, int64_t byDefault) {
-  const hlo::Attribute* a = c.optAttr(name);
-  return a ? hlo::readInt(*a) : byDefault;
-}
-
 Values convolution(InstrContext& c) {
   c.expectOperands(2);
   const std::string labels = c.attr("dim_labels").value;

@@ -36,23 +36,12 @@ std::map<std::string, std::string> backendConfig(InstrContext& c) {
   return a == nullptr ? std::map<std::string, std::string>{} : hlo::readDictionary(*a);
 }
 
-Values resultsOf(const ir::Op* op) {
-  Values out;
-  for (const auto& r : op->results) out.push_back(r.get());
-  return out;
-}
-
 // The (factor, info) pair: info is s32 over a's batch dimensions.
 ir::Op* emitCholesky(InstrContext& c, ir::Value* a, bool lower) {
   std::vector<int64_t> batch(a->type.dims.begin(),
                              a->type.dims.end() - std::min<int64_t>(a->type.rank(), 2));
   return c.emit(OpKind::Cholesky, {a}, {a->type, ir::Type{DType::S32, batch}},
                 ir::CholeskyAttrs{lower});
-}
-
-bool optBool(InstrContext& c, std::string_view name, bool byDefault) {
-  const hlo::Attribute* a = c.optAttr(name);
-  return a ? hlo::readBool(*a) : byDefault;
 }
 
 // HLO cholesky(a), lower=true: the factor only (XLA leaves a failed factorization's values

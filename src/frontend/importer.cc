@@ -314,6 +314,22 @@ const HandlerTable& handlers() {
   return table;
 }
 
+Values resultsOf(const ir::Op* op) {
+  Values out;
+  for (const auto& r : op->results) out.push_back(r.get());
+  return out;
+}
+
+bool optBool(InstrContext& c, std::string_view name, bool byDefault) {
+  const hlo::Attribute* a = c.optAttr(name);
+  return a ? hlo::readBool(*a) : byDefault;
+}
+
+int64_t optInt(InstrContext& c, std::string_view name, int64_t byDefault) {
+  const hlo::Attribute* a = c.optAttr(name);
+  return a ? hlo::readInt(*a) : byDefault;
+}
+
 ir::Program importModule(const hlo::Module& module) { return Importer(module).run(); }
 
 const std::vector<std::string>& supportedOpcodes() {

@@ -66,6 +66,12 @@ class InstrContext {
   std::string where() const;  // "(instruction x in computation y)"
 };
 
+// Helpers the handlers share: an op's results as the instruction's leaves, and optional boolean
+// and integer attributes with their defaults.
+Values resultsOf(const ir::Op* op);
+bool optBool(InstrContext& c, std::string_view name, bool byDefault = false);
+int64_t optInt(InstrContext& c, std::string_view name, int64_t byDefault);
+
 using Handler = Values (*)(InstrContext&);
 using HandlerTable = std::unordered_map<std::string, Handler>;
 
