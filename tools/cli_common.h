@@ -16,7 +16,8 @@ namespace lf::tools {
 // Exit codes of the `loopfuse` command.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1;     // run --check: an output is outside the tolerance
-inline constexpr int kExitUnsupported = 1;  // inspect: the program uses unsupported ops
+inline constexpr int kExitUnsupported = 1;  // inspect: the program uses unsupported ops; run: the
+                                            // run reached a host callback
 inline constexpr int kExitUserError = 2;    // unreadable or malformed input, wrong inputs
 inline constexpr int kExitInternal = 3;     // a bug in loopfuse
 

@@ -129,6 +129,8 @@ int runCommand(const RunOptions& options) {
     outputs = executable->run(inputs);
   } catch (const runtime::InputError& e) {
     throw ToolError("error: " + options.inputsPath + ": " + e.what(), kExitUserError);
+  } catch (const runtime::HostCallbackReached& e) {
+    throw ToolError("error: " + options.inputsPath + ": " + e.what(), kExitUnsupported);
   }
 
   std::optional<double> secondsPerCall;

@@ -1,5 +1,5 @@
 // `loopfuse supported-ops`: docs/SUPPORTED_OPS.md, generated from the importer's own table, so the
-// document cannot drift from the code (tests/tools/supported_ops_doc_test.cc compares them).
+// document cannot drift from the code (tests/tools/cli_test.cc compares them).
 #include <iostream>
 
 #include "commands.h"
@@ -15,6 +15,10 @@ int supportedOpsCommand() {
                "Every op below is imported into the IR, runs in the CPU backend and compiles for "
                "CUDA. Anything\nelse is reported as unsupported, with its location (and "
                "`lf.jit` runs the function with XLA).\n\n"
+               "The host callbacks (`xla_*python_*_callback`: `jax.pure_callback`, "
+               "`jax.debug.callback`,\n`jax.debug.print`) import only inside a conditional "
+               "branch, such as equinox's `error_if`\nchecks: a run that reaches one stops and "
+               "reports it, and `lf.jit` runs that call with XLA.\n\n"
                "## Element types\n\n";
   const char* separator = "";
   for (DType t : kAllDTypes) {

@@ -38,6 +38,8 @@ struct ProgramInfo {
   // Donation (EmittedKernel::canAlias): inputs whose buffer an output may take, outputs that may
   // take an input's buffer (of the same type).
   std::vector<bool> aliasSafeInputs, aliasSafeOutputs;
+  // EmittedKernel::hostCallbacks: when there are any, the last output is the host-callback status.
+  std::vector<std::string> hostCallbacks;
 };
 
 std::string describeCuda(const runtime::CudaKernelInfo& info) {
@@ -85,6 +87,7 @@ ProgramInfo compileForPython(std::string_view hlo, std::string_view target,
   info.cacheHit = program->executable->stats().cacheHit;
   info.aliasSafeInputs = kernel.aliasSafeInputs;
   info.aliasSafeOutputs = kernel.aliasSafeOutputs;
+  info.hostCallbacks = kernel.hostCallbacks;
   if (const auto* cuda = dynamic_cast<const runtime::CudaExecutable*>(program->executable.get()))
     info.device = describeCuda(cuda->info());
   return info;
@@ -112,7 +115,8 @@ NB_MODULE(_core, m) {
       .def_ro("cache_hit", &ProgramInfo::cacheHit)
       .def_ro("device", &ProgramInfo::device)
       .def_ro("alias_safe_inputs", &ProgramInfo::aliasSafeInputs)
-      .def_ro("alias_safe_outputs", &ProgramInfo::aliasSafeOutputs);
+      .def_ro("alias_safe_outputs", &ProgramInfo::aliasSafeOutputs)
+      .def_ro("host_callbacks", &ProgramInfo::hostCallbacks);
 
   m.def(
       "hlo_key", [](std::string_view hlo) { return hloKey(hlo); }, nb::arg("hlo"),

@@ -45,6 +45,10 @@ class CompiledProgram:
     # one (the kernel reads nothing of such an input once it starts writing its outputs).
     alias_safe_inputs: tuple[bool, ...] = ()
     alias_safe_outputs: tuple[bool, ...] = ()
+    # The host callbacks (jax.pure_callback, jax.debug.callback inside a conditional branch) the
+    # kernel may reach. When there are any, the kernel has one more output, the s32[] host-callback
+    # status: 0, or which callback (1-based) the run reached; lf.jit then runs the call with XLA.
+    host_callbacks: tuple[str, ...] = ()
 
 
 _lock = threading.Lock()
@@ -134,6 +138,7 @@ def compile_hlo(hlo: str, target: str, name: str) -> CompiledProgram:
                 device=str(getattr(info, "device", "")),
                 alias_safe_inputs=tuple(bool(b) for b in info.alias_safe_inputs),
                 alias_safe_outputs=tuple(bool(b) for b in info.alias_safe_outputs),
+                host_callbacks=tuple(str(c) for c in info.host_callbacks),
             )
         except core.CompileError as e:
             cached = CompileError(str(e))

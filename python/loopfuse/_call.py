@@ -167,9 +167,10 @@ def apply(
     except _backend.CompileError as e:
         return _run_with_xla(flat_fun, args, options, e, lowered)
     options.last_program = program
+    status_struct = [jax.ShapeDtypeStruct((), jnp.int32)] if program.host_callbacks else []
     call = jax.ffi.ffi_call(
         _backend.FFI_TARGETS[target],
-        out_structs,
+        out_structs + status_struct,
         input_output_aliases=_aliases(program, args, out_structs, donated) or None,
         # Never reached through vmap (custom_vmap below batches the whole program); sequential
         # is only the correct-but-slow answer should some transformation get past it.
@@ -180,7 +181,23 @@ def apply(
     key = np.array(program.key, dtype=np.uint64).view(np.int64)[()]
 
     def run_kernel(*xs: Any) -> list[Any]:
-        return list(call(*xs, hlo=hlo, key=key))
+        outs = list(call(*xs, hlo=hlo, key=key))
+        if not program.host_callbacks:
+            return outs
+        # The kernel stopped at a host callback (Python it cannot run) before any of its own
+        # effects: XLA runs the whole call again, callbacks included (equinox's error_if raises
+        # its error there). A scalar predicate, also under vmap (the batch rule compiles a kernel
+        # of its own), so only the branch taken runs.
+        status = outs.pop()
+        return list(
+            jax.lax.cond(
+                status == 0,
+                lambda kernel_outs, _: list(kernel_outs),
+                lambda _, inputs: list(flat_fun(*inputs)),
+                outs,
+                list(xs),
+            )
+        )
 
     @custom_batching.custom_vmap
     def batchable(*xs: Any) -> list[Any]:

@@ -150,6 +150,7 @@ std::unique_ptr<ir::Program> groupProgram(const ir::Program& program, const Mapp
   auto out = std::make_unique<ir::Program>();
   out->name = program.name;
   out->outputNames = program.outputNames;
+  out->hostCallbacks = program.hostCallbacks;
   std::vector<Value*> args;
   for (size_t i = 0; i < program.body.args.size(); ++i) {
     const Value* arg = program.body.args[i].get();

@@ -572,7 +572,7 @@ EmittedKernel emit(const ir::Program& program, Target target) {
   }
   Emitter emitter(k, target);
   out.source = withPrelude(prelude, target) + emitter.kernelSource(out.entryName);
-  out.explain += emitter.mergedLoopsText();
+  out.explain += emitter.mergedLoopsText() + hostCallbacksText(out);
   return out;
 }
 
@@ -607,7 +607,25 @@ EmittedKernel describe(const ir::Program& program, Target target, int64_t scratc
   }
   for (const ir::Value* y : program.body.yields) out.outputs.push_back(y->type);
   out.scratchBytes = scratchBytes;
+  for (const ir::HostCallbackSite& site : program.hostCallbacks) {
+    std::string text = site.name + " (" + site.target + ")";
+    if (site.loc.known())
+      text += " at line " + std::to_string(site.loc.line) + ":" + std::to_string(site.loc.col);
+    out.hostCallbacks.push_back(std::move(text));
+  }
   return out;
+}
+
+std::string hostCallbacksText(const EmittedKernel& kernel) {
+  if (kernel.hostCallbacks.empty()) return "";
+  std::string text =
+      "host callbacks: " + std::to_string(kernel.hostCallbacks.size()) +
+      ", each in a conditional branch; a run that reaches one stops its loops and "
+      "reports it in its last output (lf.jit then runs the call with XLA, which runs "
+      "the Python callback):\n";
+  for (size_t i = 0; i < kernel.hostCallbacks.size(); ++i)
+    text += "  " + std::to_string(i + 1) + ": " + kernel.hostCallbacks[i] + "\n";
+  return text;
 }
 
 std::string withPrelude(const std::string& defines, Target target) {

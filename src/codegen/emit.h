@@ -37,6 +37,10 @@ struct EmittedKernel {
   // after that: no output is computed from it on the fly (fused or aliased), and, batch-mapped,
   // each group reads and writes only its own rows of both (leading batch dimension).
   std::vector<bool> aliasSafeInputs, aliasSafeOutputs;
+  // The program's host callbacks (ir::Program::hostCallbacks), each as "pure_callback.2
+  // (xla_ffi_python_cpu_callback) at line 54:77". When there are any, the last output is the
+  // host-callback status (s32[]: 0, or the 1-based index here of the callback the run reached).
+  std::vector<std::string> hostCallbacks;
   bool canAlias(size_t input, size_t output) const {
     return input < inputs.size() && output < outputs.size() && inputs[input] == outputs[output] &&
            aliasSafeInputs[input] && aliasSafeOutputs[output];
@@ -51,5 +55,8 @@ struct EmittedKernel {
 // $LOOPFUSE_CUDA_MODE (thread, block or grid) overrides the planner's CUDA mode (for tests of the
 // SPMD code paths); anything else is an error.
 EmittedKernel emit(const ir::Program& program, Target target);
+
+// `explain`'s paragraph on the host callbacks (empty without any).
+std::string hostCallbacksText(const EmittedKernel& kernel);
 
 }  // namespace lf::codegen

@@ -292,7 +292,7 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
   out.chains = m.chains;
   Emitter emitter(k, target, &layout);
   out.source = withPrelude(defines, target) + emitter.kernelSource(out.entryName);
-  out.explain += emitter.mergedLoopsText();
+  out.explain += emitter.mergedLoopsText() + hostCallbacksText(out);
   return {std::move(out), ""};
 }
 

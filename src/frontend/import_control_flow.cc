@@ -21,7 +21,7 @@ bool isKnownCustomCallTarget(std::string_view target) {
   for (const char* t : kKnownCustomCallTargets) {
     if (target == t) return true;
   }
-  return false;
+  return isHostCallbackTarget(target);
 }
 
 namespace {
@@ -122,11 +122,13 @@ Values addDependency(InstrContext& c) {
 }
 
 // threefry2x32, typed FFI (k0, k1, x0, x1) or legacy (k0, k1, x0, x1[, n]): a tuple of two u32
-// arrays; Sharding: its operand; LAPACK / cuSOLVER: import_linalg.cc.
+// arrays; Sharding: its operand; LAPACK / cuSOLVER: import_linalg.cc; host callbacks:
+// import_host_callback.cc.
 Values customCall(InstrContext& c) {
   std::string target = hlo::readString(c.attr("custom_call_target"));
   if (!isKnownCustomCallTarget(target)) c.fail("unsupported custom-call target '" + target + "'");
   if (isLinalgCustomCallTarget(target)) return importLinalgCustomCall(c, target);
+  if (isHostCallbackTarget(target)) return importHostCallback(c, target);
   if (target == "Sharding") {
     c.expectOperands(1);
     const std::vector<ir::Type> operand = typesOf(c.operands[0]);

@@ -339,6 +339,9 @@ const std::vector<std::string>& supportedOpcodes() {
     for (size_t i = 0; i < kNumKnownCustomCallTargets; ++i) {
       out.push_back(std::string("custom-call:") + kKnownCustomCallTargets[i]);
     }
+    for (size_t i = 0; i < kNumHostCallbackTargets; ++i) {
+      out.push_back(std::string("custom-call:") + kHostCallbackTargets[i]);
+    }
     std::sort(out.begin(), out.end());
     return out;
   }();

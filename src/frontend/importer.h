@@ -110,6 +110,12 @@ bool isKnownCustomCallTarget(std::string_view target);
 // The LAPACK / cuSOLVER targets import_linalg.cc handles (potrf, trsm), and their import.
 bool isLinalgCustomCallTarget(std::string_view target);
 Values importLinalgCustomCall(InstrContext& c, const std::string& target);
+// The custom calls of jax.pure_callback / jax.debug.callback (import_host_callback.cc), which
+// isKnownCustomCallTarget knows too.
+bool isHostCallbackTarget(std::string_view target);
+extern const char* const kHostCallbackTargets[];
+extern const size_t kNumHostCallbackTargets;
+Values importHostCallback(InstrContext& c, const std::string& target);
 extern const char* const kKnownCustomCallTargets[];
 extern const size_t kNumKnownCustomCallTargets;
 

@@ -164,6 +164,8 @@ const char* opKindName(OpKind k) {
       return "lu-pivots-to-permutation";
     case OpKind::Convolution:
       return "convolution";
+    case OpKind::HostCallback:
+      return "host-callback";
   }
   return "unknown";
 }

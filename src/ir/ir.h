@@ -106,6 +106,10 @@ enum class OpKind : uint8_t {
   Lu,
   LuPivotsToPermutation,
   Convolution,
+  // A host callback (jax.pure_callback, jax.debug.callback / print) inside a conditional branch:
+  // Python code the kernel cannot run. The frontend imports it; passes/host_callbacks.h replaces
+  // it before any other pass (see Program::hostCallbacks).
+  HostCallback,
 };
 
 const char* opKindName(
@@ -255,11 +259,20 @@ struct TriangularSolveAttrs {
   bool operator==(const TriangularSolveAttrs&) const = default;
 };
 
-using Attrs =
-    std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs, TransposeAttrs,
-                 SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
-                 ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SortAttrs,
-                 ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs>;
+// HostCallback: any operands and results (the callback's arguments and results); `target` is the
+// custom-call target (xla_ffi_python_cpu_callback, ...), `hasSideEffect` XLA's
+// custom_call_has_side_effect (jax.debug.callback and print; false for pure_callback).
+struct HostCallbackAttrs {
+  std::string target;
+  bool hasSideEffect = false;
+  bool operator==(const HostCallbackAttrs&) const = default;
+};
+
+using Attrs = std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs,
+                           TransposeAttrs, SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs,
+                           PadAttrs, ReverseAttrs, DotAttrs, ReduceAttrs, ReduceWindowAttrs,
+                           GatherAttrs, ScatterAttrs, SortAttrs, ConditionalAttrs, CholeskyAttrs,
+                           TriangularSolveAttrs, ConvolutionAttrs, HostCallbackAttrs>;
 
 struct Op;
 struct Region;
@@ -316,10 +329,23 @@ struct Op {
 std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
                            Attrs attrs = NoAttrs{}, SourceLoc loc = {}, std::string name = "");
 
+// A host callback the program may reach, as passes/host_callbacks.h records it.
+struct HostCallbackSite {
+  std::string name;    // the HLO instruction, e.g. "pure_callback.2"
+  std::string target;  // the custom-call target
+  SourceLoc loc;
+  bool hasSideEffect = false;
+};
+
 struct Program {
   std::string name;  // the HLO module name
   Region body;       // args: entry parameters in order; yields: the flattened outputs
   std::vector<std::string> outputNames;  // one per yield, e.g. "output_0"
+  // Non-empty once passes/host_callbacks.h has replaced the program's host callbacks: the last
+  // yield is then the host-callback status, an s32[] that is 0 when the run reached none, else the
+  // 1-based index here of the first one it reached (the run's other outputs are then meaningless;
+  // the caller runs the program with XLA instead).
+  std::vector<HostCallbackSite> hostCallbacks;
 };
 
 // Checks types, operand counts, attribute ranges and dominance. Empty when valid.

@@ -273,6 +273,7 @@ std::string checkOp(const Op& op) {
     case OpKind::While:
     case OpKind::Conditional:
     case OpKind::Threefry2x32:
+    case OpKind::HostCallback:
       return detail::checkControlFlow(op);
     default:
       return detail::checkElementwise(op);

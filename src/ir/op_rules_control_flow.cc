@@ -113,6 +113,9 @@ std::string checkControlFlow(const Op& op) {
       return checkConditional(op);
     case OpKind::Threefry2x32:
       return checkThreefry(op);
+    case OpKind::HostCallback:
+      // Python's types are whatever the callback declared: any operands and results.
+      return op.regions.empty() ? "" : "host-callback has no regions";
     default:
       return "not a control-flow op";
   }

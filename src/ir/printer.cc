@@ -172,6 +172,8 @@ std::string formatAttrs(const Attrs& attrs) {
             os << a.branchOperandCounts[i];
           }
           os << '}';
+        } else if constexpr (std::is_same_v<T, HostCallbackAttrs>) {
+          os << " target=" << a.target << " side_effect=" << (a.hasSideEffect ? "true" : "false");
         }
       },
       attrs);

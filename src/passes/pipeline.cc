@@ -7,6 +7,7 @@
 #include "passes/contract.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
+#include "passes/host_callbacks.h"
 #include "passes/licm.h"
 #include "passes/simplify.h"
 #include "passes/unroll.h"
@@ -28,12 +29,14 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
     if (dump) std::cerr << "// ----- IR after " << passName << " -----\n" << ir::print(program);
     if (afterEach) afterEach(passName, program);
   };
-  // Simplify first so that CSE sees canonical ops; LICM then moves invariant work (and the
+  // Then simplify, so that CSE sees canonical ops; LICM then moves invariant work (and the
   // constants CSE could not merge across sibling regions) out of loops; unrolling copies the
   // hoisted-from bodies, and its straight-line copies give the second simplify and CSE constant
   // loop counters and repeated subexpressions to fold; DCE removes everything left unused.
   // Multiply-add contraction comes last, when every use count is final, and a last DCE drops the
   // multiplies it absorbed.
+  // Host callbacks go first: no other pass knows them.
+  run("host-callbacks", lowerHostCallbacks);
   run("simplify", simplify);
   run("cse", eliminateCommonSubexpressions);
   run("licm", hoistLoopInvariants);

@@ -24,6 +24,13 @@ class InputError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A run that reached one of the program's host callbacks (EmittedKernel::hostCallbacks): its
+// outputs are meaningless; the message names the callback.
+class HostCallbackReached : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct CompileOptions {
   std::string cacheDir;  // empty: $LOOPFUSE_CACHE_DIR, else $XDG_CACHE_HOME/loopfuse, else
                          // ~/.cache/loopfuse
@@ -53,9 +60,11 @@ class Executable {
   virtual const CompileStats& stats() const = 0;
 
   // Checks the inputs against the signature (throws InputError naming the parameter), runs the
-  // program, returns the outputs.
+  // program, returns the outputs: without the host-callback status, which it checks instead
+  // (throws HostCallbackReached).
   std::vector<HostArray> run(const std::vector<HostArray>& inputs) const;
-  // No checks: pointers to dense buffers of the signature's types (used by the FFI handlers).
+  // No checks: pointers to dense buffers of the signature's types, the host-callback status
+  // included (used by the FFI handlers).
   virtual void runRaw(const void* const* inputs, void* const* outputs) const = 0;
 };
 

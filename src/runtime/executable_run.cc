@@ -1,5 +1,7 @@
 // Executable::run: the checked entry point. Every wrong input is reported by parameter number and
 // HLO name before anything runs, because the raw entry trusts its buffers blindly.
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "runtime/executable.h"
@@ -48,6 +50,18 @@ std::vector<HostArray> Executable::run(const std::vector<HostArray>& inputs) con
     outputPointers.push_back(outputs[i].data.data());
   }
   runRaw(inputPointers.data(), outputPointers.data());
+  if (!k.hostCallbacks.empty()) {
+    int32_t status = 0;
+    std::memcpy(&status, outputs.back().data.data(), sizeof status);
+    if (status != 0) {
+      const auto site = static_cast<size_t>(status) - 1;
+      throw HostCallbackReached(
+          "the run reached host callback " +
+          (site < k.hostCallbacks.size() ? k.hostCallbacks[site] : "#" + std::to_string(status)) +
+          ": Python code, which loopfuse does not run (lf.jit runs such a call with XLA instead)");
+    }
+    outputs.pop_back();
+  }
   return outputs;
 }
 

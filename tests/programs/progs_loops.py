@@ -197,3 +197,34 @@ def seed001_stacked_unrolled_bf16(x):
     # The bf16 two-step variant proposed in seed 001's thread (16 matmuls in 8 trips).
     x = lax.scan(_stacked_step, x.astype(jnp.bfloat16), xs=None, length=8)[0]
     return x.astype(jnp.float32)
+
+
+def _fail_if_called(x):
+    raise RuntimeError("the corpus inputs never reach this callback")
+
+
+@program("loop_host_callback_checks", args=lambda rng: (uniform(rng, (3,), 1.0, 4.0),))
+def loop_host_callback_checks(a):
+    # Newton's method for sqrt(a) with a runtime check in the loop body: a jax.pure_callback in
+    # the branch of a cond that only runs when the iterate is not finite (the shape of equinox's
+    # error_if), and a jax.debug.callback after the loop when it did not converge. The corpus
+    # inputs reach neither: the kernel runs to the end and reports no callback reached.
+    def check(x):
+        return lax.cond(
+            jnp.all(jnp.isfinite(x)),
+            lambda v: v,
+            lambda v: jax.pure_callback(_fail_if_called, jax.ShapeDtypeStruct(v.shape, v.dtype), v),
+            x,
+        )
+
+    def body(state):
+        x, i = state
+        return check(0.5 * (x + a / x)), i + 1
+
+    def cond(state):
+        x, i = state
+        return (i < 50) & jnp.any(jnp.abs(x * x - a) > 1e-6 * a)
+
+    x, iterations = lax.while_loop(cond, body, (a, jnp.int32(0)))
+    lax.cond(iterations >= 50, lambda: jax.debug.callback(_fail_if_called, x), lambda: None)
+    return x, iterations

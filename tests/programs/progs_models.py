@@ -212,3 +212,31 @@ def model_vjp_fixed_point(w1, w2, z, x0):
         return x, jnp.sum((z - fx) ** 2)
 
     return lax.scan(step, x0, None, length=25)
+
+
+@program("model_diffrax_vdp", args=lambda rng: (uniform(rng, (2,), 0.5, 2.0), np.float32(1.5)))
+def model_diffrax_vdp(y0, mu):
+    # diffrax as its users call it: a Tsit5 solve of the Van der Pol oscillator, saved at 6 times
+    # (dense interpolation between steps). throw=True (the default) checks the solve with
+    # equinox's error_if: host callbacks in branches that only a failed solve takes. Constant
+    # steps: with an adaptive controller the step sizes come from error estimates that cancel
+    # almost all their bits, so a last-bit difference in Tsit5's stage dot (XLA:CPU's GEMV order
+    # is not loopfuse's) moves the solution by up to the controller's tolerance, beyond f32's
+    # (tests/python/test_jit_host_callbacks.py checks an adaptive solve against that tolerance).
+    import diffrax
+
+    def vector_field(t, y, mu):
+        return jnp.stack([y[1], mu * (1 - y[0] ** 2) * y[1] - y[0]])
+
+    solution = diffrax.diffeqsolve(
+        diffrax.ODETerm(vector_field),
+        diffrax.Tsit5(),
+        t0=0.0,
+        t1=1.0,
+        dt0=0.1,
+        y0=y0,
+        args=mu,
+        saveat=diffrax.SaveAt(ts=jnp.linspace(0.0, 1.0, 6)),
+        max_steps=64,
+    )
+    return solution.ys, solution.stats["num_steps"]
