@@ -19,7 +19,7 @@ from loopfuse._jit import JitFunction, Lowered, jit
 
 __version__ = "0.1.0"
 
-# The jax versions this package is tested with (tests/python/test_jit_versions.py checks the
+# The jax versions this package is tested with (tests/python/test_jit_api.py checks the
 # installed one is listed).
 SUPPORTED_JAX_VERSIONS = ("0.11.2",)
 

@@ -122,7 +122,7 @@ const hlo::Computation& Importer::computation(const std::string& name,
   return *c;
 }
 
-std::vector<int> reachableInOrder(const hlo::Computation& comp) {
+std::vector<int> reachableInOrder(const hlo::Computation& comp, SideEffects& effects) {
   std::unordered_map<std::string_view, int> index;
   for (size_t i = 0; i < comp.instructions.size(); ++i) {
     index[comp.instructions[i].name] = static_cast<int>(i);
@@ -137,10 +137,16 @@ std::vector<int> reachableInOrder(const hlo::Computation& comp) {
   };
   std::vector<int> order;
   if (comp.rootIndex < 0) return order;
-  // Which instructions the root needs.
+  // Which instructions the root and the side effects need.
   std::vector<char> needed(comp.instructions.size(), 0);
   std::vector<int> work{comp.rootIndex};
   needed[comp.rootIndex] = 1;
+  for (size_t i = 0; i < comp.instructions.size(); ++i) {
+    if (!needed[i] && effects.of(comp.instructions[i])) {
+      needed[i] = 1;
+      work.push_back(static_cast<int>(i));
+    }
+  }
   while (!work.empty()) {
     int node = work.back();
     work.pop_back();
@@ -211,7 +217,7 @@ Values Importer::importComputation(const hlo::Computation& comp, ir::Region& reg
   callStack_.push_back(&comp);
   std::unordered_map<std::string_view, Values> env;
   std::unordered_map<std::string_view, bool> failed;
-  for (int idx : reachableInOrder(comp)) {
+  for (int idx : reachableInOrder(comp, effects_)) {
     const hlo::Instruction& inst = comp.instructions[idx];
     std::vector<Values> operands;
     bool poisoned = false;

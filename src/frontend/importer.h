@@ -21,6 +21,22 @@ struct Poisoned {};
 
 class Importer;
 
+// The computations `inst` runs (to_apply, condition, body, branches), by name (side_effects.cc).
+std::vector<std::string> calledComputations(const hlo::Instruction& inst);
+
+// Whether an instruction has an effect besides its result (side_effects.cc): a custom call with
+// custom_call_has_side_effect=true (jax.debug.callback), or one whose computations contain one.
+class SideEffects {
+ public:
+  explicit SideEffects(const hlo::Module& module) : module_(module) {}
+  bool of(const hlo::Instruction& inst);
+  bool of(const hlo::Computation& comp);
+
+ private:
+  const hlo::Module& module_;
+  std::unordered_map<const hlo::Computation*, bool> memo_;
+};
+
 // One HLO instruction being imported into `region`.
 class InstrContext {
  public:
@@ -92,6 +108,7 @@ class Importer {
                            std::vector<Values> operands);
 
   const hlo::Module& module_;
+  SideEffects effects_{module_};
   std::vector<Diagnostic> diags_;
   std::vector<const hlo::Computation*> callStack_;  // to reject recursion
 };
@@ -132,8 +149,9 @@ std::string unsupportedTypeIn(const hlo::Shape& shape);
 // Constants (constants.cc): the literal's elements as little-endian bytes of `type`.
 std::vector<uint8_t> literalBytes(const hlo::Literal& literal, const ir::Type& type);
 
-// Instructions of `comp` reachable from its root, operands first (HLO text need not be ordered).
-std::vector<int> reachableInOrder(const hlo::Computation& comp);
+// Instructions of `comp` that its root needs, and those with side effects and what they need,
+// operands first (HLO text need not be ordered).
+std::vector<int> reachableInOrder(const hlo::Computation& comp, SideEffects& effects);
 
 // Every unsupported opcode, custom-call target, element type and dynamic shape reachable from the
 // entry computation (unsupported.cc), one diagnostic each.

@@ -1,6 +1,7 @@
 // Finds everything the importer cannot handle before importing anything, so that the user gets
 // one report listing every unsupported op, custom-call target, element type and dynamic shape.
-// Only instructions reachable from the entry's root (through called computations) count.
+// Only instructions reachable from the entry's root or its side effects (through called
+// computations) count.
 #include <set>
 
 #include "frontend/importer.h"
@@ -10,10 +11,6 @@ namespace lf::frontend {
 namespace {
 
 constexpr const char* kFallbackHint = "; run this function with jax.jit instead";
-
-// Attributes that name computations the instruction runs.
-constexpr const char* kSingleComputationAttrs[] = {"to_apply", "condition", "body",
-                                                   "true_computation", "false_computation"};
 
 class UnsupportedFinder {
  public:
@@ -27,7 +24,7 @@ class UnsupportedFinder {
  private:
   void visit(const hlo::Computation& comp) {
     if (!visited_.insert(&comp).second) return;
-    for (int idx : reachableInOrder(comp)) check(comp, comp.instructions[idx]);
+    for (int idx : reachableInOrder(comp, effects_)) check(comp, comp.instructions[idx]);
   }
 
   void check(const hlo::Computation& comp, const hlo::Instruction& inst) {
@@ -56,20 +53,7 @@ class UnsupportedFinder {
       }
       return;
     }
-    for (const char* attrName : kSingleComputationAttrs) {
-      if (const hlo::Attribute* a = inst.attr(attrName)) {
-        try {
-          visitNamed(hlo::readComputationName(*a));
-        } catch (const CompileError&) {
-        }
-      }
-    }
-    if (const hlo::Attribute* a = inst.attr("branch_computations")) {
-      try {
-        for (const std::string& n : hlo::readComputationList(*a)) visitNamed(n);
-      } catch (const CompileError&) {
-      }
-    }
+    for (const std::string& name : calledComputations(inst)) visitNamed(name);
   }
 
   void visitNamed(const std::string& name) {
@@ -77,6 +61,7 @@ class UnsupportedFinder {
   }
 
   const hlo::Module& module_;
+  SideEffects effects_{module_};
   std::set<const hlo::Computation*> visited_;
   std::vector<Diagnostic> diags_;
 };

@@ -164,6 +164,28 @@ TEST(CliRun, BadNpzFilesAreCleanErrors) {
 }
 
 // Without a GPU, --target cuda is a clean user error naming the missing driver; with one, it runs.
+// A run that reaches a host callback (Python) says which one and exits 1, on the CPU and in the
+// CUDA kernel alike; the corpus inputs reach none and match JAX.
+TEST(CliRun, ReachedHostCallbackIsNamed) {
+  const std::string run = "run " + std::string(LF_SOURCE_DIR) +
+                          "/tests/programs/loop_host_callback_checks.hlo --inputs ";
+  for (const std::string target : {"", " --target cuda --emulate"}) {
+    Result r = loopfuse(run + testdata("host_callback_nonfinite.npz") + target);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err,
+                         "host_callback_nonfinite.npz: the run reached host callback "
+                         "pure_callback.1 (xla_ffi_python_cpu_callback) at line 11:8: "
+                         "Python code, which loopfuse does not run"))
+        << r.err;
+    r = loopfuse(run + testdata("host_callback_slow.npz") + target);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "the run reached host callback debug_callback.1")) << r.err;
+    r = loopfuse(run + std::string(LF_SOURCE_DIR) +
+                 "/tests/programs/loop_host_callback_checks.npz --check" + target);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  }
+}
+
 TEST(CliRun, CudaTargetRunsOrNamesTheMissingDriver) {
   Result r = loopfuse("run " + testdata("loop.hlo") + " --inputs " + testdata("loop.npz") +
                       " --target cuda");

@@ -9,6 +9,10 @@ project's venv; the outputs are committed so the C++ tests need no Python).
   unsupported_rng_bit_generator.hlo
                       jax.random with the "rbg" implementation: rng-bit-generator, unsupported
   malformed.hlo       a syntax error on line 4
+  host_callback_nonfinite.npz, host_callback_slow.npz
+                      inputs of the corpus program loop_host_callback_checks that reach its
+                      pure_callback (an iterate becomes infinite) and its debug callback (50
+                      iterations do not converge)
 """
 
 import os
@@ -45,3 +49,6 @@ with open("unsupported_rng_bit_generator.hlo", "w") as f:
 
 with open("malformed.hlo", "w") as f:
     f.write("HloModule broken\n\nENTRY main {\n  p = f32[3 parameter(0)\n}\n")
+
+np.savez("host_callback_nonfinite.npz", input_0=np.array([4.0, -1.0, 9.0], dtype=np.float32))
+np.savez("host_callback_slow.npz", input_0=np.array([4.0, 3e38, 9.0], dtype=np.float32))
