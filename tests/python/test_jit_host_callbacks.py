@@ -110,7 +110,6 @@ def test_callback_on_every_call_falls_back() -> None:
         lf.jit(f, fallback="error")(x)
 
 
-
 def _checked_decay(x):
     x = eqx.error_if(x, x > 10.0, "x is too large")
     return jax.lax.fori_loop(0, 100, lambda i, v: v * 0.99, x)
