@@ -8,8 +8,10 @@
 
 `lf.jit` takes jax.jit's arguments and works inside jax.jit, jax.grad, jax.vmap, lax.scan and
 shard_map. The kernel runs where jax.jit would run the function: on the CPU, or on an NVIDIA GPU
-(jax[cuda]) as one CUDA kernel launched on XLA's stream (`platform=` overrides the choice). Programs loopfuse cannot compile run with XLA, with a warning (or raise, with
-`fallback="error"`).
+(jax[cuda]) as one CUDA kernel launched on XLA's stream (`platform=` overrides the choice).
+Programs loopfuse cannot compile run with XLA, with a warning (or raise, with
+`fallback="error"`). Host callbacks under a `cond` (equinox's `error_if`, diffrax's checks) stay
+in the kernel: a call that reaches one runs with XLA, which runs the Python.
 """
 
 from __future__ import annotations
