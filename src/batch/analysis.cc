@@ -46,7 +46,7 @@ class Analyzer {
     if (op.kind == OpKind::While) return loop(op, in);
     if (op.kind == OpKind::Conditional) return conditional(op, in);
     for (const auto& r : op.regions) closedScalarRegion(op, *r);
-    OpRule rule = ruleFor(op, in, chains_);
+    OpRule rule = m_.groupReductions.count(&op) ? groupReductionRule(in) : ruleFor(op, in, chains_);
     if (!rule.error.empty()) mixes(op, rule.error);
     for (size_t i = 0; i < op.results.size(); ++i)
       m_.dims[op.result(static_cast<int>(i))] = rule.result;
@@ -71,6 +71,10 @@ class Analyzer {
     std::vector<int> state = in;
     const Region& cond = *op.regions[0];
     const Region& body = *op.regions[1];
+    // A predicate per chain (jax.vmap of a loop whose chains stop at different times): the any()
+    // over them is the group's, provided the body freezes finished chains (checked below).
+    const Op* any = batchedPredicateReduce(op);
+    if (any != nullptr) m_.groupReductions.insert(any);
     for (size_t round = 0; round <= state.size(); ++round) {
       bind(cond, state);
       bind(body, state);
@@ -85,6 +89,13 @@ class Analyzer {
         changed = true;
       }
       if (!changed) break;
+    }
+    if (any != nullptr && dim(any->operands[0]) < 0) {
+      m_.groupReductions.erase(any);  // every chain's predicate is the same: an ordinary loop
+    } else if (any != nullptr && !bodyFreezesFinishedChains(op, *any, state)) {
+      mixes(op,
+            "runs while any chain's predicate holds, and its body changes the state of "
+            "chains whose predicate fails");
     }
     setResults(op, state);
   }

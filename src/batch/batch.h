@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/ir.h"
@@ -32,6 +33,10 @@ struct Mapping {
   std::vector<int> outputDims;  // per program output: its batch dimension or -1
   // Every value of the program (region arguments included): its batch dimension, -1 when shared.
   std::unordered_map<const ir::Value*, int> dims;
+  // The reduce_or over the batch dimension in the condition of each loop whose chains stop at
+  // different times (jax.vmap of a while_loop with a per-chain predicate, whose body freezes the
+  // chains that are done): a group runs such a loop until its own chains are done.
+  std::unordered_set<const ir::Op*> groupReductions;
 
   bool mapped() const { return chains > 0; }
 };

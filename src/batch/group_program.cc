@@ -56,7 +56,8 @@ class Builder {
     if (from.kind == OpKind::Conditional) return conditional(from, to);
     std::vector<int> in;
     for (const Value* v : from.operands) in.push_back(dim(v));
-    OpRule rule = ruleFor(from, in, m_.chains);
+    OpRule rule =
+        m_.groupReductions.count(&from) ? groupReductionRule(in) : ruleFor(from, in, m_.chains);
     if (!rule.error.empty())
       throw std::logic_error("batch rule failed after analysis: " + rule.error);
     std::vector<Value*> operands;

@@ -213,6 +213,21 @@ int scatterUpdateDimOfIndexDim(const Op& op, int di) {
   return -1;
 }
 
+// The start-indices dimension that update dimension `u` of a scatter holds (the inverse of
+// scatterUpdateDimOfIndexDim); -1 for a window dimension.
+int scatterIndexDimOfUpdateDim(const Op& op, int u) {
+  const auto& a = op.attr<ir::ScatterAttrs>();
+  if (u < 0 || contains(a.updateWindowDims, u)) return -1;
+  int k = 0;
+  for (int i = 0; i < u; ++i) k += !contains(a.updateWindowDims, i);
+  const size_t n = op.operands.size() / 2;
+  for (int d = 0; d < op.operands[n]->type.rank(); ++d) {
+    if (d == a.indexVectorDim) continue;
+    if (k-- == 0) return d;
+  }
+  return -1;
+}
+
 // A scatter mixes nothing when each chain scatters its own updates into its own rows (a batching
 // dimension pair, what `jax.vmap` of `x.at[i].set(v)` lowers to), or when the batch is a whole
 // window dimension of every update, at indices the chains share.
@@ -232,14 +247,22 @@ OpRule scatterRule(const Op& op, const std::vector<int>& in, int64_t chains) {
   auto pairOf = [&](const std::vector<int64_t>& dims, int d) {
     return d < 0 ? -1 : static_cast<int>(std::find(dims.begin(), dims.end(), d) - dims.begin());
   };
+  // The batching pair the batch is on, found from whichever of the operands, the indices and the
+  // updates is batched (a shared one of the batch's shape, such as loop state that starts as a
+  // broadcast, is sliced at its rows).
+  const int pairs = static_cast<int>(a.inputBatchingDims.size());
   int p = pairOf(a.inputBatchingDims, operandDim);
-  if (p < 0 || p == static_cast<int>(a.inputBatchingDims.size())) {
-    p = pairOf(a.scatterIndicesBatchingDims, indexDim);
+  if (p < 0 || p == pairs) p = pairOf(a.scatterIndicesBatchingDims, indexDim);
+  if (p < 0 || p == pairs) {
+    p = pairOf(a.scatterIndicesBatchingDims, scatterIndexDimOfUpdateDim(op, updateDim));
   }
-  if (p >= 0 && p < static_cast<int>(a.inputBatchingDims.size())) {
+  if (p >= 0 && p < pairs) {
     od = static_cast<int>(a.inputBatchingDims[p]);
     id = static_cast<int>(a.scatterIndicesBatchingDims[p]);
     ud = scatterUpdateDimOfIndexDim(op, id);
+    if (op.operands[0]->type.dims[od] != chains || op.operands[n]->type.dims[id] != chains) {
+      return fail("pairs the batch dimension with a dimension of another size");
+    }
   } else {
     if (indexDim >= 0) return fail("scatters each chain's updates to positions across chains");
     // The window dims of the operand (not inserted, not batching), in order, are the update's
@@ -414,6 +437,14 @@ ir::Attrs groupAttrs(const Op& op, const OpRule& rule, int64_t group) {
   }
   // Every other attribute is about dimension numbers or other dimensions, which stay the same.
   return op.attrs;
+}
+
+OpRule groupReductionRule(const std::vector<int>& in) {
+  OpRule r;
+  r.operands = in;
+  r.operands[1] = -1;  // the init value, read whole
+  r.result = -1;
+  return r;
 }
 
 }  // namespace lf::batch

@@ -29,4 +29,19 @@ OpRule ruleFor(const ir::Op& op, const std::vector<int>& in, int64_t chains);
 // name its extent.
 ir::Attrs groupAttrs(const ir::Op& op, const OpRule& rule, int64_t group);
 
+// A while whose condition is reduce_or over the batch dimension of a per-chain predicate P, as
+// jax.vmap writes a loop whose chains stop at different times (guarded_loop.cc): that reduce, or
+// nullptr when the loop does not have this shape.
+const ir::Op* batchedPredicateReduce(const ir::Op& loop);
+
+// Whether the body of such a loop freezes each chain whose predicate fails: every state is
+// unchanged, or (batched at stateDims[k]) select(P, next, state) with the body recomputing P as
+// the condition does. Then a group of chains can run the loop until its own chains are done.
+bool bodyFreezesFinishedChains(const ir::Op& loop, const ir::Op& reduce,
+                               const std::vector<int>& stateDims);
+
+// The rule of such a reduce: each group reduces its own chains' predicates, and the answer is the
+// group's (shared within the group, and read only by its loop's condition).
+OpRule groupReductionRule(const std::vector<int>& in);
+
 }  // namespace lf::batch

@@ -24,7 +24,7 @@ std::string envOr(const char* name, const std::string& fallback) {
 std::string cacheKey(const std::string& source, const std::string& cxx) {
   std::string material = source;
   material += '\0';
-  for (const std::string& flag : hostCompilerFlags()) material += flag + " ";
+  for (const std::string& flag : hostCompilerFlags(source)) material += flag + " ";
   material += '\0';
   material += hostCompilerVersion(cxx);
   char hex[17];

@@ -1,6 +1,6 @@
 // The host C++ compiler that builds CPU kernels into shared objects. The flags live here, in one
-// place: no fast-math and no FMA contraction, so results are reproducible; no -march=native, so a
-// cached object runs on any machine of the architecture.
+// place: no fast-math and no FMA contraction, so results are reproducible; -march=native, with the
+// CPU it resolves to in the cache key.
 #pragma once
 
 #include <string>
@@ -10,7 +10,9 @@ namespace lf::runtime {
 
 // The compiler command: `explicitCxx` when not empty, else $CXX, else "c++".
 std::string hostCompiler(const std::string& explicitCxx);
-const std::vector<std::string>& hostCompilerFlags();
+// The flags for `source` (part of the cache key): large kernels also limit GCC's complete peeling
+// of loops (kLargeKernelBytes in host_compiler.cc says why).
+std::vector<std::string> hostCompilerFlags(const std::string& source);
 // The output of `<cxx> --version` (part of the cache key); memoised per compiler.
 std::string hostCompilerVersion(const std::string& cxx);
 // Compiles `source` into the shared object `outputPath`. On failure throws std::runtime_error

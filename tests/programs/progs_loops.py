@@ -228,3 +228,25 @@ def loop_host_callback_checks(a):
     x, iterations = lax.while_loop(cond, body, (a, jnp.int32(0)))
     lax.cond(iterations >= 50, lambda: jax.debug.callback(_fail_if_called, x), lambda: None)
     return x, iterations
+
+
+@program(
+    "loop_vmap_while_per_chain",
+    args=lambda rng: (uniform(rng, (64,), 0.1, 50.0), uniform(rng, (64,), 0.5, 3.0)),
+)
+def loop_vmap_while_per_chain(a, p):
+    # jax.vmap of a Newton solve of x**p = a that each chain ends on its own (its own tolerance
+    # test): JAX's loop runs while any chain goes on and freezes the finished ones with selects,
+    # so a group of chains can stop when its own chains are done.
+    def solve(a, p):
+        def cond(state):
+            x, i = state
+            return (i < 100) & (jnp.abs(x**p - a) > 1e-5 * a)
+
+        def body(state):
+            x, i = state
+            return x - (x**p - a) / (p * x ** (p - 1.0)), i + 1
+
+        return lax.while_loop(cond, body, (jnp.maximum(a, 1.0), jnp.int32(0)))
+
+    return jax.vmap(solve)(a, p)

@@ -240,3 +240,29 @@ def model_diffrax_vdp(y0, mu):
         max_steps=64,
     )
     return solution.ys, solution.stats["num_steps"]
+
+
+@program("model_blackjax_nuts_vmap", args=lambda rng: (jax.random.split(jax.random.PRNGKey(7), 8),))
+def model_blackjax_nuts_vmap(keys):
+    # blackjax's NUTS as its users run several chains: jax.vmap over keys of a lax.scan of
+    # nuts.step (12 steps) on a correlated Gaussian. Each step builds a trajectory with while
+    # loops whose chains stop at different times (the U-turn test per chain).
+    import blackjax
+
+    precision = jnp.array([[2.0, 0.9, 0.0], [0.9, 1.5, 0.3], [0.0, 0.3, 1.0]])
+
+    def logdensity(x):
+        return -0.5 * x["z"] @ precision @ x["z"] - 0.5 * jnp.sum(x["w"] ** 2)
+
+    nuts = blackjax.nuts(logdensity, step_size=0.4, inverse_mass_matrix=jnp.ones(5))
+
+    def chain(key):
+        state = nuts.init({"z": jnp.ones(3), "w": jnp.zeros(2)})
+
+        def step(state, key):
+            state, info = nuts.step(key, state)
+            return state, (state.position["z"], info.num_integration_steps)
+
+        return lax.scan(step, state, jax.random.split(key, 12))[1]
+
+    return jax.vmap(chain)(keys)
