@@ -22,7 +22,7 @@ from workloads import Case
 @dataclasses.dataclass(frozen=True)
 class Benchmark:
     name: str  # unique, "<group>/<variant>", used by --only and in the result files
-    group: str  # the program: seed, scan_matmul, rk4, hmc, gru, grad_scan
+    group: str  # the program: seed, scan_matmul, rk4, hmc, gru, grad_scan, nuts, diffrax
     build: Callable[[], Case]
     iterations: int  # loop trips per call: time per iteration = time per call / iterations
     batch: int = 1  # independent chains (vmap), 1 for none
@@ -151,6 +151,43 @@ def _grad_scan(steps: int, hidden: int) -> Benchmark:
     )
 
 
+def _nuts(chains: int, steps: int) -> Benchmark:
+    return Benchmark(
+        name=f"nuts/blackjax/n{steps}/b{chains}",
+        group="nuts",
+        build=lambda: workloads.nuts_case(chains, steps),
+        iterations=steps,  # NUTS transitions (each a trajectory of up to 1,023 leapfrog steps)
+        batch=chains,
+        params={"library": "blackjax", "target": "5-d correlated Gaussian", "step_size": 0.5},
+        # Accept and U-turn decisions can flip on last-bit differences of f32 energies.
+        tolerance=(1e-4, 1e-4),
+    )
+
+
+def _diffrax(t1: float) -> Benchmark:
+    return Benchmark(
+        name=f"diffrax/tsit5_pid/t{t1:g}",
+        group="diffrax",
+        build=lambda: workloads.diffrax_case(t1),
+        iterations=1,  # one adaptive solve (about 1,500 steps)
+        params={"library": "diffrax", "solver": "Tsit5", "controller": "PID rtol 1e-6", "t1": t1},
+        # An adaptive solve is defined up to its controller's tolerance (see README's limits).
+        tolerance=(1e-4, 1e-5),
+    )
+
+
+def _libraries(quick: bool) -> list[Benchmark]:
+    """blackjax and diffrax, where they are installed (the GPU image has neither)."""
+    import importlib.util
+
+    out = []
+    if importlib.util.find_spec("blackjax") is not None:
+        out.append(_nuts(chains=4, steps=5) if quick else _nuts(chains=64, steps=100))
+    if importlib.util.find_spec("diffrax") is not None:
+        out.append(_diffrax(1.0 if quick else 20.0))
+    return out
+
+
 def suite(platform: str, quick: bool = False) -> list[Benchmark]:
     """Every benchmark for `platform` ("cpu" or "cuda"), in the order they run."""
     if quick:
@@ -172,4 +209,4 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
     scans = [_scan_matmul(scan_shape, v) for v in ("scan", "unrolled", "unroll4")]
     headline, other_seeds = seed_suite(quick)
     # The seed's other variants last: a suite that runs out of time loses the least there.
-    return headline + scans + others + other_seeds
+    return headline + scans + others + _libraries(quick) + other_seeds

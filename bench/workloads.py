@@ -171,3 +171,59 @@ def grad_scan_case(steps: int, hidden: int) -> Case:
         return jax.grad(rnn_loss)(w, xs, h0)
 
     return Case(grad_rnn, (w, xs, h0))
+
+
+# --- libraries as their users call them (imported only when these benchmarks run) ---------------
+
+
+def nuts_case(chains: int, steps: int) -> Case:
+    """blackjax's NUTS on a correlated 5-d Gaussian, `steps` transitions per chain, vmapped over
+    `chains` chains (one key each): multi-chain NUTS as blackjax documents it. Each transition
+    builds a trajectory with while loops that every chain ends at its own U-turn."""
+    import blackjax
+
+    k = jax.random.split(jax.random.PRNGKey(11), 2)
+    a = jax.random.normal(k[0], (5, 5))
+    precision = a @ a.T / 5.0 + jnp.eye(5)
+    nuts = blackjax.nuts(
+        lambda x: -0.5 * x @ precision @ x, step_size=0.5, inverse_mass_matrix=jnp.ones(5)
+    )
+
+    def nuts_chains(keys: jax.Array) -> tuple[jax.Array, jax.Array]:
+        def chain(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+            def step(state: Any, key: jax.Array) -> tuple[Any, jax.Array]:
+                state, info = nuts.step(key, state)
+                return state, info.num_integration_steps
+
+            state, n = lax.scan(step, nuts.init(jnp.ones(5)), jax.random.split(key, steps))
+            return state.position, jnp.sum(n)
+
+        return jax.vmap(chain)(keys)
+
+    return Case(nuts_chains, (jax.random.split(k[1], chains),))
+
+
+def diffrax_case(t1: float) -> Case:
+    """diffrax's adaptive Tsit5 (PID controller, rtol 1e-6) on the Van der Pol oscillator, dense
+    output at 100 times, throw=True (the default): equinox's runtime checks are host callbacks."""
+    import diffrax
+
+    def vector_field(t: Any, y: jax.Array, mu: jax.Array) -> jax.Array:
+        return _van_der_pol(y, mu)
+
+    def diffrax_vdp(y0: jax.Array, mu: jax.Array) -> jax.Array:
+        solution = diffrax.diffeqsolve(
+            diffrax.ODETerm(vector_field),
+            diffrax.Tsit5(),
+            t0=0.0,
+            t1=t1,
+            dt0=0.01,
+            y0=y0,
+            args=mu,
+            saveat=diffrax.SaveAt(ts=jnp.linspace(0.0, t1, 100)),
+            stepsize_controller=diffrax.PIDController(rtol=1e-6, atol=1e-8),
+            max_steps=100_000,
+        )
+        return solution.ys
+
+    return Case(diffrax_vdp, (jnp.array([2.0, 0.0]), jnp.asarray(1.0)))
