@@ -9,19 +9,13 @@
 #include <optional>
 #include <sstream>
 
-#include "frontend/import.h"
-#include "hlo/ast.h"
-#include "passes/pipeline.h"
+#include "batch_test_util.h"
 #include "runtime/cpu_program_builder.h"
 
 namespace lf::batch {
 namespace {
 
-ir::Program load(const std::string& text) {
-  ir::Program p = frontend::importModule(hlo::parseModule(SourceFile("batch.hlo", text)));
-  passes::runPasses(p);
-  return p;
-}
+using lf::testing::load;
 
 // Four chains of x <- 0.5 * (x . w) + b, 20 times (too many to unroll), where b is the chain's
 // index (an iota along the batch dimension: a shared value that every chain reads its own row of).

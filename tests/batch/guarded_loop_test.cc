@@ -7,9 +7,7 @@
 #include <string>
 
 #include "batch/batch.h"
-#include "frontend/import.h"
-#include "hlo/ast.h"
-#include "passes/pipeline.h"
+#include "batch_test_util.h"
 #include "runtime/cpu_program_builder.h"
 
 namespace lf::batch {
@@ -18,11 +16,7 @@ namespace {
 using lf::testing::ScopedEnv;
 using Vars = ScopedEnv::Vars;
 
-ir::Program load(const std::string& text) {
-  ir::Program p = frontend::importModule(hlo::parseModule(SourceFile("guarded.hlo", text)));
-  passes::runPasses(p);
-  return p;
-}
+using lf::testing::load;
 
 // jax.vmap of `while x < 10: x, n = 1.5 x + 1, n + 1` over 4 chains, as JAX lowers it. `keep` is
 // the predicate of state 0's select, `countNext` the count's next value (JAX's own: the defaults),
