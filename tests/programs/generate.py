@@ -40,6 +40,7 @@ import jax  # noqa: E402
 import coverage  # noqa: E402
 import hlo_stats  # noqa: E402
 from registry import PROGRAMS, Program, program_config  # noqa: E402
+from tolerances import TOLERANCES, within_tolerance  # noqa: E402
 
 MAX_NPZ_BYTES = 200 * 1024
 MANIFEST = "manifest.json"
@@ -230,9 +231,14 @@ def corpus_files(directory: pathlib.Path) -> set[str]:
     return {p.name for pattern in ("*.hlo", "*.npz") for p in directory.glob(pattern)}
 
 
-# JAX's CPU results may differ in the last bits between host CPUs (FMA contraction,
-# vector widths), so float outputs may move by a few ulp; everything else is exact.
+# JAX's CPU results differ between host CPUs (FMA contraction, vector widths: Eigen's GEMM and
+# convolution on an AVX-512 host sum in another order than on an AVX2 one), so float outputs may
+# move by a few ulp, or, in dots and convolutions, by about the tests' tolerance (tolerances.py):
+# conv_forms' input gradient, a sum that cancels to 0.0013, moved by 1.03x that tolerance between
+# two hosts. A changed program or input shows in the HLO text and the inputs, which must match
+# exactly; an output counts as stale beyond 4 ulp and 4x the tolerance.
 MAX_OUTPUT_ULPS = 4
+OUTPUT_TOLERANCE_SCALE = 4.0
 
 
 def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -257,7 +263,9 @@ def arrays_match(key: str, x: np.ndarray, y: np.ndarray) -> bool:
         return True
     if key.startswith("output_") and x.dtype.kind == "f":
         same_sign = (np.signbit(x) == np.signbit(y)) | (np.isnan(x) & np.isnan(y))
-        return bool(np.all(same_sign) and np.all(ulp_distance(x, y) <= MAX_OUTPUT_ULPS))
+        if np.all(same_sign) and np.all(ulp_distance(x, y) <= MAX_OUTPUT_ULPS):
+            return True
+        return x.dtype.name in TOLERANCES and within_tolerance(x, y, OUTPUT_TOLERANCE_SCALE)
     return False
 
 
