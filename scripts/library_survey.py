@@ -156,8 +156,8 @@ if "diffrax" in which:
         mu = args
         return jnp.stack([y[1], mu * (1 - y[0] ** 2) * y[1] - y[0]])
 
-    def solve(y0, mu):
-        sol = diffrax.diffeqsolve(
+    def tsit5_pid(y0, mu, **options):
+        return diffrax.diffeqsolve(
             diffrax.ODETerm(vf),
             diffrax.Tsit5(),
             0.0,
@@ -165,28 +165,18 @@ if "diffrax" in which:
             0.01,
             y0,
             args=mu,
-            saveat=diffrax.SaveAt(ts=jnp.linspace(0, 10, 11)),
             stepsize_controller=diffrax.PIDController(rtol=1e-6, atol=1e-8),
             max_steps=10000,
+            **options,
         )
-        return sol.ys
+
+    def solve(y0, mu):
+        return tsit5_pid(y0, mu, saveat=diffrax.SaveAt(ts=jnp.linspace(0, 10, 11))).ys
 
     compare("diffrax Tsit5 PID vdp", solve, jnp.array([2.0, 0.0]), 1.0)
 
     def solve_nothrow(y0, mu):
-        sol = diffrax.diffeqsolve(
-            diffrax.ODETerm(vf),
-            diffrax.Tsit5(),
-            0.0,
-            10.0,
-            0.01,
-            y0,
-            args=mu,
-            saveat=diffrax.SaveAt(t1=True),
-            stepsize_controller=diffrax.PIDController(rtol=1e-6, atol=1e-8),
-            max_steps=10000,
-            throw=False,
-        )
+        sol = tsit5_pid(y0, mu, saveat=diffrax.SaveAt(t1=True), throw=False)
         return sol.ys, sol.stats["num_steps"]
 
     compare("diffrax Tsit5 PID throw=False", solve_nothrow, jnp.array([2.0, 0.0]), 1.0)
