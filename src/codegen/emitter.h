@@ -58,6 +58,8 @@ struct BatchLayout {
   int64_t scratchPerSlot = 0;     // bytes of scratch each group (CUDA) or thread (CPU) owns
 };
 
+struct DotTileNest;  // emit_dot_tiles.cc
+
 class Emitter {
  public:
   Emitter(const plan::Kernel& kernel, Target target, const BatchLayout* batch = nullptr);
@@ -99,6 +101,8 @@ class Emitter {
                                       const std::vector<bool>& used = {});
   std::string nextName(const ir::Value* state);  // the idle buffer of a ping-pong While state
   bool isLocal(const ir::Value* v) const;
+  // Whether `at(v, ...)` names an element of an array in memory, so that its address can be taken.
+  bool isAddressable(const ir::Value* v) const;
   static std::string linear(const std::vector<int64_t>& dims, const std::vector<std::string>& idx);
   // The index expression `x` of integer type `t` as an int64 clamped to [0, hi].
   static std::string clampedIndex(const std::string& x, DType t, int64_t hi);
@@ -157,9 +161,12 @@ class Emitter {
   void emitDynamicUpdateSlice(const ir::Op& op);
   void emitGather(const ir::Op& op);
   void emitScatter(const ir::Op& op);
-  void emitDot(const ir::Op& op);  // emit_compute.cc
+  void emitDot(const ir::Op& op);  // emit_dot.cc
   void emitDotByRows(const ir::Op& op, int64_t lhsFree);
   void emitDotTiled(const ir::Op& op, int64_t lhsFree);
+  bool canEmitDotRegisterTiles(const ir::Op& op, int64_t lhsFree) const;  // emit_dot_tiles.cc
+  void emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree);
+  void emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNest& nest);
   void declareAccumulators(const ir::Op& op);
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
   void emitReduce(const ir::Op& op);

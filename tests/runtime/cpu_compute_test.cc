@@ -1,5 +1,7 @@
 // Dot, reduce and reduce-window run on the CPU, against values worked out by hand.
+#include <cmath>
 #include <limits>
+#include <string>
 
 #include "runtime/cpu_program_builder.h"
 
@@ -35,7 +37,7 @@ TEST(CpuCompute, DotContractingMinorDimsOfBoth) {
 
 // A batched dot large enough for the CPU's tiled form (tiles of 4 rows x 16 columns, here with the
 // rhs transposed: contracting its minor dim), against the products summed in increasing
-// contraction order, so the bits must match exactly.
+// contraction order with one fma each, as XLA:CPU sums them, so the bits must match exactly.
 TEST(CpuCompute, TiledDotSumsInContractionOrder) {
   constexpr int kB = 2, kM = 8, kK = 37, kN = 32;
   ProgramBuilder b;
@@ -56,12 +58,82 @@ TEST(CpuCompute, TiledDotSumsInContractionOrder) {
       for (int n = 0; n < kN; ++n) {
         float acc = 0.0f;
         for (int c = 0; c < kK; ++c) {
-          // Two statements: no fused multiply-add, as the kernel (-ffp-contract=off).
-          float p = lv[(bb * kM + m) * kK + c] * rv[(bb * kN + n) * kK + c];
-          acc = acc + p;
+          acc = std::fma(lv[(bb * kM + m) * kK + c], rv[(bb * kN + n) * kK + c], acc);
         }
         ASSERT_EQ(got[(bb * kM + m) * kN + n], acc) << bb << "," << m << "," << n;
       }
+    }
+  }
+}
+
+// A dot of shape [batch, m1, m2, k] x [batch, k, n1, n2], computed with fmaf / fma in increasing
+// contraction order: the bits every CPU form of the dot must give.
+struct DotCase {
+  DType dtype;
+  int64_t batch, m1, m2, k, n1, n2;
+};
+
+template <class T>
+std::vector<T> dotByFmaChains(const DotCase& c, const std::vector<T>& l, const std::vector<T>& r) {
+  const int64_t m = c.m1 * c.m2, n = c.n1 * c.n2;
+  std::vector<T> out(c.batch * m * n);
+  for (int64_t b = 0; b < c.batch; ++b)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        T acc = 0;
+        for (int64_t q = 0; q < c.k; ++q)
+          acc = std::fma(l[(b * m + i) * c.k + q], r[(b * c.k + q) * n + j], acc);
+        out[(b * m + i) * n + j] = acc;
+      }
+  return out;
+}
+
+// Runs the dot of `c` on the CPU and checks every bit; with narrowVectors, the 32-byte variant.
+template <class T>
+void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
+  ProgramBuilder b;
+  const std::vector<int64_t> ld = {c.batch, c.m1, c.m2, c.k}, rd = {c.batch, c.k, c.n1, c.n2};
+  ir::Value* l = b.param(type(c.dtype, ld), "l");
+  ir::Value* r = b.param(type(c.dtype, rd), "r");
+  b.output(b.op1(K::Dot, {l, r}, type(c.dtype, {c.batch, c.m1, c.m2, c.n1, c.n2}),
+                 ir::DotAttrs{{0}, {0}, {3}, {1}}));
+  codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
+  ASSERT_NE(k.source.find("lf_vfma("), std::string::npos) << "not the register-tiled form";
+  if (narrowVectors) {  // the 32-byte (AVX2) variant, whatever this host has
+    const std::string wide = "#if LF_CPU_VECTOR_BYTES == 64";
+    for (size_t at = k.source.find(wide); at != std::string::npos; at = k.source.find(wide, at))
+      k.source.replace(at, wide.size(), "#if 0");
+  }
+  std::vector<T> lv(c.batch * c.m1 * c.m2 * c.k), rv(c.batch * c.k * c.n1 * c.n2);
+  for (size_t i = 0; i < lv.size(); ++i) lv[i] = T(0.37) * T((i * 7) % 23) - T(3.1);
+  for (size_t i = 0; i < rv.size(); ++i) rv[i] = T(0.11) * T((i * 5) % 19) - T(0.9);
+  auto exe = runtime::Executable::compileCpu(k, testCompileOptions());
+  auto out = exe->run({array<T>(c.dtype, ld, lv), array<T>(c.dtype, rd, rv)});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<T> got = values<T>(out[0]), want = dotByFmaChains(c, lv, rv);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "element " << i;
+}
+
+// Shapes that fill whole tiles and shapes that leave rows, columns and corners over (tiles of 8 or
+// 6 rows and 2 vectors of 16 or 8 f32 lanes), rows narrower than a vector, a batch, split free
+// dims, a vector-matrix product and an empty contraction; each in both vector widths.
+TEST(CpuCompute, RegisterTiledDotSumsInContractionOrder) {
+  const DotCase cases[] = {
+      {DType::F32, 1, 8, 1, 37, 32, 1},  {DType::F32, 2, 13, 1, 5, 45, 1},
+      {DType::F32, 1, 1, 1, 64, 128, 1}, {DType::F32, 1, 7, 1, 3, 8, 1},
+      {DType::F32, 3, 2, 5, 9, 3, 7},    {DType::F32, 1, 16, 1, 0, 32, 1},
+      {DType::F64, 2, 9, 1, 11, 21, 1},  {DType::F64, 1, 12, 1, 40, 4, 4},
+  };
+  for (const DotCase& c : cases) {
+    for (bool narrow : {false, true}) {
+      SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " batch " + std::to_string(c.batch) + " m " +
+                   std::to_string(c.m1 * c.m2) + " k " + std::to_string(c.k) + " n " +
+                   std::to_string(c.n1 * c.n2) + (narrow ? ", 32-byte vectors" : ""));
+      if (c.dtype == DType::F32)
+        expectRegisterTiledDot<float>(c, narrow);
+      else
+        expectRegisterTiledDot<double>(c, narrow);
     }
   }
 }

@@ -35,5 +35,6 @@ LF_DEVICE int lf_target_clz64(uint64_t x) { return x == 0 ? 64 : __builtin_clzll
 LF_DEVICE int lf_target_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 #define LF_MEMCPY(dst, src, n) memcpy((dst), (src), (n))
 
+#include "lf_cpu_vector.h"  // likewise
 #include "lf_host_float.h"  // pasted in place by the emitter (codegen::preludeText)
 #define LF_ENTRY_SCOPE() LfDenormalScope lf_denormal_scope
