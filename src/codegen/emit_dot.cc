@@ -44,8 +44,8 @@ void Emitter::emitDot(const ir::Op& op) {
   for (size_t d = a.lhsBatch.size() + lhsFree; d < out->type.dims.size(); ++d) {
     cols *= out->type.dims[d];
   }
-  if (canEmitDotRegisterTiles(op, lhsFree)) {
-    emitDotRegisterTiles(op, lhsFree);
+  if (const DotTiling tiling = dotTiling(op, lhsFree); tiling != DotTiling::None) {
+    emitDotRegisterTiles(op, lhsFree, tiling);
     return;
   }
   if (target_ == Target::Cpu && !isLocal(out)) {

@@ -12,6 +12,10 @@
 // a tile get tiles of their own: fewer rows, and vectors of which only the first lanes are loaded
 // and stored.
 //
+// The tiles read the rhs in place when its columns are consecutive in memory; a transposed rhs
+// (x @ w.T: in backward passes, in a vmapped equinox Linear) is first copied, transposed, into a
+// local array of at most 64 KB.
+//
 // Each result is still one chain of fmas in increasing contraction order, from zero: the same bits
 // as every other form of the dot, whichever variant the compiler picks.
 #include <algorithm>
@@ -23,15 +27,16 @@ namespace lf::codegen {
 
 // One loop nest of tiles, all of the same shape, over every batch of the dot.
 struct DotTileNest {
-  int vectorBytes;    // 32 or 64
-  int64_t lanes;      // elements per vector
-  int64_t rows;       // rows per tile
-  int64_t rowBase;    // the first row (within a batch) of the nest's first tile
-  int64_t rowTiles;   // tiles along the rows of one batch
-  int64_t cols;       // columns per tile: all lanes of its vectors but the last one's
-  int64_t colStride;  // columns from one tile to the next
-  int64_t colBase;    // the nest's first column
-  int64_t colTiles;   // tiles along the columns
+  int vectorBytes;        // 32 or 64
+  int64_t lanes;          // elements per vector
+  int64_t rows;           // rows per tile
+  int64_t rowBase;        // the first row (within a batch) of the nest's first tile
+  int64_t rowTiles;       // tiles along the rows of one batch
+  int64_t cols;           // columns per tile: all lanes of its vectors but the last one's
+  int64_t colStride;      // columns from one tile to the next
+  int64_t colBase;        // the nest's first column
+  int64_t colTiles;       // tiles along the columns
+  std::string packedRhs;  // the local array [k][column] the rhs was copied into; empty: none
 };
 
 namespace {
@@ -72,30 +77,60 @@ bool Emitter::isAddressable(const ir::Value* v) const {
   }
 }
 
-// f32 or f64 throughout, both operands and the result in memory, the rhs's free dims its minor
-// dims in order (so a tile's columns are consecutive in memory for each contraction step), and at
-// least 32 bytes of columns.
-bool Emitter::canEmitDotRegisterTiles(const ir::Op& op, int64_t lhsFree) const {
-  if (target_ != Target::Cpu) return false;
+// f32 or f64 throughout, the result in memory, and at least 32 bytes of columns. The tiles read
+// the rhs in place when its free dims are its minor dims in order (a tile's columns are then
+// consecutive in memory at each contraction step); otherwise (x @ w.T, a vmapped equinox Linear)
+// from a copy transposed into a local array, when there is no batch dim, the copy fits in 64 KB
+// and there are enough rows (4) for the copy to pay.
+DotTiling Emitter::dotTiling(const ir::Op& op, int64_t lhsFree) const {
+  if (target_ != Target::Cpu) return DotTiling::None;
   const DotForm f = dotForm(op, lhsFree);
   const DType t = f.out->type.dtype;
-  if (t != DType::F32 && t != DType::F64) return false;
-  if (f.lhs->type.dtype != t || f.rhs->type.dtype != t) return false;
-  if (isLocal(f.out) || !isAddressable(f.out) || !isAddressable(f.rhs)) return false;
-  if (f.out->type.numElements() == 0) return false;
-  if (product(f.colDims) * byteSize(t) < 32) return false;
+  if (t != DType::F32 && t != DType::F64) return DotTiling::None;
+  if (f.lhs->type.dtype != t || f.rhs->type.dtype != t) return DotTiling::None;
+  if (isLocal(f.out) || !isAddressable(f.out)) return DotTiling::None;
+  if (f.out->type.numElements() == 0) return DotTiling::None;
+  const int64_t cols = product(f.colDims);
+  if (cols * byteSize(t) < 32) return DotTiling::None;
+  bool minorColumns = isAddressable(f.rhs);
   const int rank = f.rhs->type.rank();
   for (int d = rank - static_cast<int>(f.colDims.size()); d < rank; ++d) {
-    if (contains(f.attrs.rhsBatch, d) || contains(f.attrs.rhsContracting, d)) return false;
+    if (contains(f.attrs.rhsBatch, d) || contains(f.attrs.rhsContracting, d)) minorColumns = false;
   }
-  return true;
+  if (minorColumns) return DotTiling::InPlace;
+  constexpr int64_t kMaxPackedBytes = 64 * 1024;
+  if (f.batch == 0 && product(f.contractDims) * cols * byteSize(t) <= kMaxPackedBytes &&
+      product(f.rowDims) >= 4) {
+    return DotTiling::Packed;
+  }
+  return DotTiling::None;
 }
 
-void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree) {
+void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling tiling) {
   const DotForm f = dotForm(op, lhsFree);
   const int64_t elementBytes = byteSize(f.out->type.dtype);
   const int64_t cols = product(f.colDims);
   const int64_t rows = rowsPerBatch(f);
+  std::string packed;
+  if (tiling == DotTiling::Packed) {
+    // Every thread copies the whole rhs (no barrier, and it is at most 64 KB); reading it in its
+    // own order (columns outer) keeps the reads of a transposed rhs contiguous.
+    packed = "pack_" + name(f.out);
+    const ir::DotAttrs& a = f.attrs;
+    open("");
+    line("alignas(64) " + cType(f.out->type.dtype) + " " + packed + "[" +
+         num(product(f.contractDims) * cols) + "];");
+    open("for (int64_t j = 0; j < " + num(cols) + "; ++j)");
+    declareMultiIndex(f.colDims, "j", "n");
+    open("for (int64_t k = 0; k < " + num(product(f.contractDims)) + "; ++k)");
+    declareMultiIndex(f.contractDims, "k", "c");
+    line(packed + "[k * " + num(cols) + " + j] = " +
+         at(f.rhs, linear(f.rhs->type.dims,
+                          dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"))) +
+         ";");
+    close();
+    close();
+  }
   auto variant = [&](int vectorBytes) {
     // Narrow rows use 32-byte vectors even where 64-byte ones exist.
     if (cols * elementBytes < vectorBytes) vectorBytes = 32;
@@ -104,23 +139,18 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree) {
     const int64_t tileRows = std::min<int64_t>(rows, vectorBytes == 32 && vectors == 2 ? 6 : 8);
     const int64_t width = vectors * lanes;
     const int64_t fullCols = cols / width * width, fullRows = rows / tileRows * tileRows;
-    const DotTileNest body{vectorBytes, lanes, tileRows, 0,           rows / tileRows,
-                           width,       width, 0,        cols / width};
-    emitDotTileNest(op, lhsFree, body);
-    if (cols > fullCols) {  // the last columns, in every row tile
-      emitDotTileNest(
-          op, lhsFree,
-          {vectorBytes, lanes, tileRows, 0, rows / tileRows, cols - fullCols, width, fullCols, 1});
-    }
-    if (rows > fullRows) {  // the last rows, in every column tile, and the corner
-      emitDotTileNest(
-          op, lhsFree,
-          {vectorBytes, lanes, rows - fullRows, fullRows, 1, width, width, 0, cols / width});
-      if (cols > fullCols) {
-        emitDotTileNest(op, lhsFree,
-                        {vectorBytes, lanes, rows - fullRows, fullRows, 1, cols - fullCols, width,
-                         fullCols, 1});
-      }
+    auto nest = [&](int64_t tileRowCount, int64_t rowBase, int64_t rowTiles, int64_t tileCols,
+                    int64_t colBase, int64_t colTiles) {
+      emitDotTileNest(op, lhsFree,
+                      {vectorBytes, lanes, tileRowCount, rowBase, rowTiles, tileCols, width,
+                       colBase, colTiles, packed});
+    };
+    nest(tileRows, 0, rows / tileRows, width, 0, cols / width);
+    // The last columns in every row tile, the last rows in every column tile, and the corner.
+    if (cols > fullCols) nest(tileRows, 0, rows / tileRows, cols - fullCols, fullCols, 1);
+    if (rows > fullRows) nest(rows - fullRows, fullRows, 1, width, 0, cols / width);
+    if (rows > fullRows && cols > fullCols) {
+      nest(rows - fullRows, fullRows, 1, cols - fullCols, fullCols, 1);
     }
   };
   line("#if LF_CPU_VECTOR_BYTES == 64");
@@ -128,6 +158,7 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree) {
   line("#else");
   variant(32);
   line("#endif");
+  if (!packed.empty()) close();
   endStage(op);
 }
 
@@ -164,8 +195,14 @@ void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNe
   open("for (int64_t k = 0; k < " + num(product(f.contractDims)) + "; ++k)");
   declareMultiIndex(f.contractDims, "k", "c");
   const std::string rhsAt =
-      linear(f.rhs->type.dims, dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"));
-  line("const " + elem + "* rp = &" + at(f.rhs, rhsAt) + ";");
+      nest.packedRhs.empty()
+          ? linear(f.rhs->type.dims,
+                   dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"))
+          : "";
+  line("const " + elem + "* rp = " +
+       (nest.packedRhs.empty() ? "&" + at(f.rhs, rhsAt)
+                               : nest.packedRhs + " + k * " + num(product(f.colDims)) + " + col0") +
+       ";");
   for (int64_t v = 0; v < vectors; ++v) {
     const std::string p = "rp + " + num(v * nest.lanes);
     line("const " + vec + " r" + num(v) + " = " +

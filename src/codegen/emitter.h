@@ -59,6 +59,9 @@ struct BatchLayout {
 };
 
 struct DotTileNest;  // emit_dot_tiles.cc
+// Whether a dot runs as the CPU's register tiles, reading the rhs in place or from a transposed
+// copy (emit_dot_tiles.cc).
+enum class DotTiling : uint8_t { None, InPlace, Packed };
 
 class Emitter {
  public:
@@ -164,8 +167,8 @@ class Emitter {
   void emitDot(const ir::Op& op);  // emit_dot.cc
   void emitDotByRows(const ir::Op& op, int64_t lhsFree);
   void emitDotTiled(const ir::Op& op, int64_t lhsFree);
-  bool canEmitDotRegisterTiles(const ir::Op& op, int64_t lhsFree) const;  // emit_dot_tiles.cc
-  void emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree);
+  DotTiling dotTiling(const ir::Op& op, int64_t lhsFree) const;  // emit_dot_tiles.cc
+  void emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling tiling);
   void emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNest& nest);
   void declareAccumulators(const ir::Op& op);
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);

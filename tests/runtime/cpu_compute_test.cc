@@ -66,11 +66,13 @@ TEST(CpuCompute, TiledDotSumsInContractionOrder) {
   }
 }
 
-// A dot of shape [batch, m1, m2, k] x [batch, k, n1, n2], computed with fmaf / fma in increasing
-// contraction order: the bits every CPU form of the dot must give.
+// A dot of shape [batch, m1, m2, k] x [batch, k, n1, n2], or with rhsTransposed (and no batch
+// dim) [m1, m2, k] x [n1, k], computed with fmaf / fma in increasing contraction order: the bits
+// every CPU form of the dot must give.
 struct DotCase {
   DType dtype;
   int64_t batch, m1, m2, k, n1, n2;
+  bool rhsTransposed = false;
 };
 
 template <class T>
@@ -81,8 +83,10 @@ std::vector<T> dotByFmaChains(const DotCase& c, const std::vector<T>& l, const s
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         T acc = 0;
-        for (int64_t q = 0; q < c.k; ++q)
-          acc = std::fma(l[(b * m + i) * c.k + q], r[(b * c.k + q) * n + j], acc);
+        for (int64_t q = 0; q < c.k; ++q) {
+          const T rq = c.rhsTransposed ? r[j * c.k + q] : r[(b * c.k + q) * n + j];
+          acc = std::fma(l[(b * m + i) * c.k + q], rq, acc);
+        }
         out[(b * m + i) * n + j] = acc;
       }
   return out;
@@ -92,13 +96,19 @@ std::vector<T> dotByFmaChains(const DotCase& c, const std::vector<T>& l, const s
 template <class T>
 void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
   ProgramBuilder b;
-  const std::vector<int64_t> ld = {c.batch, c.m1, c.m2, c.k}, rd = {c.batch, c.k, c.n1, c.n2};
+  std::vector<int64_t> ld = {c.batch, c.m1, c.m2, c.k}, rd = {c.batch, c.k, c.n1, c.n2};
+  std::vector<int64_t> od = {c.batch, c.m1, c.m2, c.n1, c.n2};
+  ir::DotAttrs attrs{{0}, {0}, {3}, {1}};
+  if (c.rhsTransposed) {
+    ld = {c.m1, c.m2, c.k}, rd = {c.n1, c.k}, od = {c.m1, c.m2, c.n1};
+    attrs = ir::DotAttrs{{}, {}, {2}, {1}};
+  }
   ir::Value* l = b.param(type(c.dtype, ld), "l");
   ir::Value* r = b.param(type(c.dtype, rd), "r");
-  b.output(b.op1(K::Dot, {l, r}, type(c.dtype, {c.batch, c.m1, c.m2, c.n1, c.n2}),
-                 ir::DotAttrs{{0}, {0}, {3}, {1}}));
+  b.output(b.op1(K::Dot, {l, r}, type(c.dtype, od), attrs));
   codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
   ASSERT_NE(k.source.find("lf_vfma("), std::string::npos) << "not the register-tiled form";
+  EXPECT_EQ(k.source.find("pack_") != std::string::npos, c.rhsTransposed);
   if (narrowVectors) {  // the 32-byte (AVX2) variant, whatever this host has
     const std::string wide = "#if LF_CPU_VECTOR_BYTES == 64";
     for (size_t at = k.source.find(wide); at != std::string::npos; at = k.source.find(wide, at))
@@ -117,19 +127,23 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
 
 // Shapes that fill whole tiles and shapes that leave rows, columns and corners over (tiles of 8 or
 // 6 rows and 2 vectors of 16 or 8 f32 lanes), rows narrower than a vector, a batch, split free
-// dims, a vector-matrix product and an empty contraction; each in both vector widths.
+// dims, a vector-matrix product, an empty contraction, and a transposed rhs (x @ w.T, read from a
+// transposed copy); each in both vector widths.
 TEST(CpuCompute, RegisterTiledDotSumsInContractionOrder) {
   const DotCase cases[] = {
-      {DType::F32, 1, 8, 1, 37, 32, 1},  {DType::F32, 2, 13, 1, 5, 45, 1},
-      {DType::F32, 1, 1, 1, 64, 128, 1}, {DType::F32, 1, 7, 1, 3, 8, 1},
-      {DType::F32, 3, 2, 5, 9, 3, 7},    {DType::F32, 1, 16, 1, 0, 32, 1},
-      {DType::F64, 2, 9, 1, 11, 21, 1},  {DType::F64, 1, 12, 1, 40, 4, 4},
+      {DType::F32, 1, 8, 1, 37, 32, 1},       {DType::F32, 2, 13, 1, 5, 45, 1},
+      {DType::F32, 1, 1, 1, 64, 128, 1},      {DType::F32, 1, 7, 1, 3, 8, 1},
+      {DType::F32, 3, 2, 5, 9, 3, 7},         {DType::F32, 1, 16, 1, 0, 32, 1},
+      {DType::F64, 2, 9, 1, 11, 21, 1},       {DType::F64, 1, 12, 1, 40, 4, 4},
+      {DType::F32, 1, 3, 5, 17, 41, 1, true}, {DType::F32, 1, 64, 1, 4, 64, 1, true},
+      {DType::F64, 1, 4, 1, 33, 12, 1, true},
   };
   for (const DotCase& c : cases) {
     for (bool narrow : {false, true}) {
       SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " batch " + std::to_string(c.batch) + " m " +
                    std::to_string(c.m1 * c.m2) + " k " + std::to_string(c.k) + " n " +
-                   std::to_string(c.n1 * c.n2) + (narrow ? ", 32-byte vectors" : ""));
+                   std::to_string(c.n1 * c.n2) + (c.rhsTransposed ? " (rhs transposed)" : "") +
+                   (narrow ? ", 32-byte vectors" : ""));
       if (c.dtype == DType::F32)
         expectRegisterTiledDot<float>(c, narrow);
       else
