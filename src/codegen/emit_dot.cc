@@ -44,7 +44,10 @@ void Emitter::emitDot(const ir::Op& op) {
   for (size_t d = a.lhsBatch.size() + lhsFree; d < out->type.dims.size(); ++d) {
     cols *= out->type.dims[d];
   }
-  if (const DotTiling tiling = dotTiling(op, lhsFree); tiling != DotTiling::None) {
+  if (const DotTiling tiling = dotTiling(op, lhsFree); tiling == DotTiling::Scalar) {
+    emitDotScalarTiles(op, lhsFree);
+    return;
+  } else if (tiling != DotTiling::None) {
     emitDotRegisterTiles(op, lhsFree, tiling);
     return;
   }

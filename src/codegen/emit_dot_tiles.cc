@@ -49,6 +49,10 @@ using dot::product;
 
 std::string num(int64_t n) { return std::to_string(n); }
 
+// Scalar tiles: at most this many columns, and 16 accumulators (as many rows as fit, up to 8).
+constexpr int64_t kMaxScalarTileCols = 8;
+constexpr int64_t kScalarTileAccumulators = 16;
+
 std::string vectorType(DType t, int vectorBytes) {
   const bool f64 = t == DType::F64;
   return std::string(f64 ? "lf_vf64x" : "lf_vf32x") + num(vectorBytes / (f64 ? 8 : 4));
@@ -91,7 +95,8 @@ DotTiling Emitter::dotTiling(const ir::Op& op, int64_t lhsFree) const {
   if (isLocal(f.out) || !isAddressable(f.out)) return DotTiling::None;
   if (f.out->type.numElements() == 0) return DotTiling::None;
   const int64_t cols = product(f.colDims);
-  if (cols * byteSize(t) < 32) return DotTiling::None;
+  if (cols * byteSize(t) < 32)
+    return cols <= kMaxScalarTileCols ? DotTiling::Scalar : DotTiling::None;
   bool minorColumns = isAddressable(f.rhs);
   const int rank = f.rhs->type.rank();
   for (int d = rank - static_cast<int>(f.colDims.size()); d < rank; ++d) {
@@ -233,6 +238,69 @@ void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNe
     }
   }
   close();
+}
+
+// Narrow products (a matrix times a vector, x @ w with a few columns): each SPMD iteration takes
+// a few rows and keeps all their results in scalar accumulators, so the fma chains of different
+// rows overlap instead of each waiting on its own previous fma (a 96x32 matrix-vector product: a
+// chain of 32 fmas per row, one row at a time, was latency-bound).
+void Emitter::emitDotScalarTiles(const ir::Op& op, int64_t lhsFree) {
+  const DotForm f = dotForm(op, lhsFree);
+  const ir::DotAttrs& a = f.attrs;
+  const int64_t cols = product(f.colDims), rows = rowsPerBatch(f);
+  const int64_t batches = product({f.rowDims.begin(), f.rowDims.begin() + f.batch});
+  const int64_t tileRows =
+      std::min(rows, std::clamp<int64_t>(kScalarTileAccumulators / cols, 1, 8));
+  const std::string elem = cType(f.out->type.dtype);
+  auto acc = [](int64_t r, int64_t j) { return "acc" + num(r) + "_" + num(j); };
+  auto nest = [&](int64_t tileRowCount, int64_t rowBase, int64_t rowTiles) {
+    if (batches * rowTiles == 0) return;
+    line("// tiles of " + num(tileRowCount) + " rows from row " + num(rowBase));
+    openParallelLoop(batches * rowTiles, "tile");
+    line("const int64_t row0 = (tile / " + num(rowTiles) + ") * " + num(rows) + " + " +
+         num(rowBase) + " + (tile % " + num(rowTiles) + ") * " + num(tileRowCount) + ";");
+    line("const int64_t brow = row0;");
+    declareMultiIndex(f.rowDims, "brow", "b");
+    for (int64_t r = 0; r < tileRowCount; ++r) {
+      std::string decl = elem + " ";
+      for (int64_t j = 0; j < cols; ++j) decl += (j ? ", " : "") + acc(r, j) + " = 0";
+      line(decl + ";");
+    }
+    open("for (int64_t k = 0; k < " + num(product(f.contractDims)) + "; ++k)");
+    declareMultiIndex(f.contractDims, "k", "c");
+    line(elem + " r[" + num(cols) + "];");
+    const std::string rhsAt =
+        linear(f.rhs->type.dims, dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"));
+    for (int64_t j = 0; j < cols; ++j) {
+      open("");
+      line("const int64_t j = " + num(j) + ";");
+      declareMultiIndex(f.colDims, "j", "n");
+      line("r[" + num(j) + "] = " + at(f.rhs, rhsAt) + ";");
+      close();
+    }
+    const std::string lhsAt = linear(
+        f.lhs->type.dims, dotOperandIndex(f.lhs, a.lhsBatch, a.lhsContracting, "o", f.batch));
+    for (int64_t r = 0; r < tileRowCount; ++r) {
+      open("");
+      line("const int64_t row = row0 + " + num(r) + ";");
+      declareMultiIndex(f.rowDims, "row", "o");
+      line("const " + elem + " l = " + at(f.lhs, lhsAt) + ";");
+      for (int64_t j = 0; j < cols; ++j)
+        line(acc(r, j) + " = lf_fma(l, r[" + num(j) + "], " + acc(r, j) + ");");
+      close();
+    }
+    close();
+    for (int64_t r = 0; r < tileRowCount; ++r) {
+      for (int64_t j = 0; j < cols; ++j) {
+        line(at(f.out, "(row0 + " + num(r) + ") * " + num(cols) + " + " + num(j)) + " = " +
+             acc(r, j) + ";");
+      }
+    }
+    close();
+  };
+  nest(tileRows, 0, rows / tileRows);
+  if (rows % tileRows != 0) nest(rows % tileRows, rows / tileRows * tileRows, 1);
+  endStage(op);
 }
 
 }  // namespace lf::codegen

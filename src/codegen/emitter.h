@@ -59,9 +59,9 @@ struct BatchLayout {
 };
 
 struct DotTileNest;  // emit_dot_tiles.cc
-// Whether a dot runs as the CPU's register tiles, reading the rhs in place or from a transposed
-// copy (emit_dot_tiles.cc).
-enum class DotTiling : uint8_t { None, InPlace, Packed };
+// Whether a dot runs as the CPU's register tiles of vectors, reading the rhs in place or from a
+// transposed copy, or of scalars for a few columns (emit_dot_tiles.cc).
+enum class DotTiling : uint8_t { None, InPlace, Packed, Scalar };
 
 class Emitter {
  public:
@@ -169,6 +169,7 @@ class Emitter {
   void emitDotTiled(const ir::Op& op, int64_t lhsFree);
   DotTiling dotTiling(const ir::Op& op, int64_t lhsFree) const;  // emit_dot_tiles.cc
   void emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling tiling);
+  void emitDotScalarTiles(const ir::Op& op, int64_t lhsFree);
   void emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNest& nest);
   void declareAccumulators(const ir::Op& op);
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);

@@ -107,8 +107,13 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
   ir::Value* r = b.param(type(c.dtype, rd), "r");
   b.output(b.op1(K::Dot, {l, r}, type(c.dtype, od), attrs));
   codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
-  ASSERT_NE(k.source.find("lf_vfma("), std::string::npos) << "not the register-tiled form";
-  EXPECT_EQ(k.source.find("pack_") != std::string::npos, c.rhsTransposed);
+  const bool vectors = c.n1 * c.n2 * static_cast<int64_t>(sizeof(T)) >= 32;
+  if (vectors) {
+    ASSERT_NE(k.source.find("lf_vfma("), std::string::npos) << "not the vector tiles";
+    EXPECT_EQ(k.source.find("pack_") != std::string::npos, c.rhsTransposed);
+  } else {
+    ASSERT_NE(k.source.find("rows from row 0"), std::string::npos) << "not the scalar tiles";
+  }
   if (narrowVectors) {  // the 32-byte (AVX2) variant, whatever this host has
     const std::string wide = "#if LF_CPU_VECTOR_BYTES == 64";
     for (size_t at = k.source.find(wide); at != std::string::npos; at = k.source.find(wide, at))
@@ -127,16 +132,26 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
 
 // Shapes that fill whole tiles and shapes that leave rows, columns and corners over (tiles of 8 or
 // 6 rows and 2 vectors of 16 or 8 f32 lanes), rows narrower than a vector, a batch, split free
-// dims, a vector-matrix product, an empty contraction, and a transposed rhs (x @ w.T, read from a
-// transposed copy); each in both vector widths.
+// dims, a vector-matrix product, an empty contraction, a transposed rhs (x @ w.T, read from a
+// transposed copy), and the scalar tiles of narrow products; each in both vector widths.
 TEST(CpuCompute, RegisterTiledDotSumsInContractionOrder) {
   const DotCase cases[] = {
-      {DType::F32, 1, 8, 1, 37, 32, 1},       {DType::F32, 2, 13, 1, 5, 45, 1},
-      {DType::F32, 1, 1, 1, 64, 128, 1},      {DType::F32, 1, 7, 1, 3, 8, 1},
-      {DType::F32, 3, 2, 5, 9, 3, 7},         {DType::F32, 1, 16, 1, 0, 32, 1},
-      {DType::F64, 2, 9, 1, 11, 21, 1},       {DType::F64, 1, 12, 1, 40, 4, 4},
-      {DType::F32, 1, 3, 5, 17, 41, 1, true}, {DType::F32, 1, 64, 1, 4, 64, 1, true},
+      {DType::F32, 1, 8, 1, 37, 32, 1},
+      {DType::F32, 2, 13, 1, 5, 45, 1},
+      {DType::F32, 1, 1, 1, 64, 128, 1},
+      {DType::F32, 1, 7, 1, 3, 8, 1},
+      {DType::F32, 3, 2, 5, 9, 3, 7},
+      {DType::F32, 1, 16, 1, 0, 32, 1},
+      {DType::F64, 2, 9, 1, 11, 21, 1},
+      {DType::F64, 1, 12, 1, 40, 4, 4},
+      {DType::F32, 1, 3, 5, 17, 41, 1, true},
+      {DType::F32, 1, 64, 1, 4, 64, 1, true},
       {DType::F64, 1, 4, 1, 33, 12, 1, true},
+      // Scalar tiles: a matrix times a vector, a few columns, a batch, a transposed rhs.
+      {DType::F32, 1, 96, 1, 32, 1, 1},
+      {DType::F32, 2, 7, 3, 13, 3, 1},
+      {DType::F64, 1, 25, 1, 9, 2, 1, true},
+      {DType::F32, 1, 17, 1, 40, 7, 1},
   };
   for (const DotCase& c : cases) {
     for (bool narrow : {false, true}) {
