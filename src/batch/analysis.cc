@@ -22,7 +22,8 @@ struct Unmappable {
 
 class Analyzer {
  public:
-  Analyzer(Mapping& m, int64_t chains) : m_(m), chains_(chains) {}
+  Analyzer(Mapping& m, int64_t chains, bool iotaSources)
+      : m_(m), chains_(chains), iotaSources_(iotaSources) {}
 
   void region(const Region& r) {
     for (const auto& op : r.ops) this->op(*op);
@@ -41,6 +42,11 @@ class Analyzer {
   }
 
   void op(const Op& op) {
+    if (iotaSources_ && isBatchSource(op)) {
+      m_.batchSources.insert(&op);
+      m_.dims[op.result()] = static_cast<int>(op.attr<ir::IotaAttrs>().dimension);
+      return;
+    }
     std::vector<int> in;
     for (const Value* v : op.operands) in.push_back(dim(v));
     if (op.kind == OpKind::While) return loop(op, in);
@@ -131,20 +137,28 @@ class Analyzer {
       m_.dims[op.result(static_cast<int>(k))] = dims[k];
   }
 
+  bool isBatchSource(const Op& op) const {
+    if (op.kind != OpKind::Iota) return false;
+    const int64_t d = op.attr<ir::IotaAttrs>().dimension;
+    return op.result()->type.dims[d] == chains_;
+  }
+
   Mapping& m_;
   int64_t chains_;
+  bool iotaSources_;
 };
 
-Mapping tryChains(const ir::Program& program, int64_t chains) {
+// With iotaSources, no input is batched: the iotas of the batch size start it.
+Mapping tryChains(const ir::Program& program, int64_t chains, bool iotaSources) {
   Mapping m;
   for (const auto& arg : program.body.args) {
     const auto& dims = arg->type.dims;
-    int d = !dims.empty() && dims[0] == chains ? 0 : -1;
+    int d = !iotaSources && !dims.empty() && dims[0] == chains ? 0 : -1;
     m.inputDims.push_back(d);
     m.dims[arg.get()] = d;
   }
   try {
-    Analyzer a(m, chains);
+    Analyzer a(m, chains, iotaSources);
     a.region(program.body);
     bool any = false;
     for (const Value* y : program.body.yields) {
@@ -152,7 +166,10 @@ Mapping tryChains(const ir::Program& program, int64_t chains) {
       m.outputDims.push_back(d);
       any = any || d >= 0;
     }
-    if (!any) throw Unmappable{"no output depends on a batched input"};
+    if (!any) {
+      throw Unmappable{iotaSources ? "no output depends on an iota of that size"
+                                   : "no output depends on a batched input"};
+    }
   } catch (const Unmappable& u) {
     Mapping failed;
     failed.reason = "over " + std::to_string(chains) + " chains: " + u.reason;
@@ -176,9 +193,15 @@ Mapping analyze(const ir::Program& program) {
   Mapping first;
   first.reason = "no output has a leading dimension of 2 or more";
   for (size_t c = 0; c < candidates.size(); ++c) {
-    Mapping m = tryChains(program, candidates[c]);
+    Mapping m = tryChains(program, candidates[c], false);
     if (m.mapped()) return m;
     if (c == 0) first.reason = m.reason;
+  }
+  // The batch made inside the program, from an iota (only where the inputs give none: an iota of
+  // the batch size may as well index a table that the chains share).
+  for (int64_t chains : candidates) {
+    Mapping m = tryChains(program, chains, true);
+    if (m.mapped()) return m;
   }
   return first;
 }

@@ -52,6 +52,15 @@ class Builder {
   }
 
   void op(const Op& from, Region& to) {
+    if (m_.batchSources.count(&from)) {
+      // The whole iota (index arithmetic only), sliced at the group's chains.
+      ir::ValueMap scratch;
+      std::unique_ptr<Op> copy = ir::cloneOp(from, scratch, &to);
+      Value* whole = copy->result();
+      to.ops.push_back(std::move(copy));
+      map_[from.result()] = sliceAtGroup(whole, dim(from.result()), to, from.name);
+      return;
+    }
     if (from.kind == OpKind::While) return loop(from, to);
     if (from.kind == OpKind::Conditional) return conditional(from, to);
     std::vector<int> in;

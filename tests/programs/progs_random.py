@@ -8,6 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jax import lax
 from registry import normal, program, prng_key
 
 
@@ -98,3 +99,22 @@ def random_threefry_gpu_kernel(key):
 def random_bf16_f16(key):
     k1, k2 = jax.random.split(key)
     return jax.random.normal(k1, (8,), jnp.bfloat16), jax.random.uniform(k2, (8,), jnp.float16)
+
+
+@program("random_vmap_split_inside", args=lambda rng: (prng_key(11), np.float32(0.7)))
+def random_vmap_split_inside(key, step):
+    # Chains the way a user writes them inside one jitted function: jax.vmap of a Metropolis
+    # random walk over jax.random.split(key, 8). No input has the batch: it is made from the iota
+    # that split hashes, which batch mapping takes as its start.
+    def chain(k):
+        def body(_, carry):
+            x, k = carry
+            k, k_prop, k_accept = jax.random.split(k, 3)
+            proposal = x + step * jax.random.normal(k_prop, x.shape)
+            log_ratio = -0.5 * (jnp.sum(proposal**2) - jnp.sum(x**2))
+            accept = jnp.log(jax.random.uniform(k_accept)) < log_ratio
+            return jnp.where(accept, proposal, x), k
+
+        return lax.fori_loop(0, 40, body, (jnp.zeros(3), k))[0]
+
+    return jax.vmap(chain)(jax.random.split(key, 8))
