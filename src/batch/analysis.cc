@@ -42,9 +42,9 @@ class Analyzer {
   }
 
   void op(const Op& op) {
-    if (iotaSources_ && isBatchSource(op)) {
+    if (const int d = iotaSources_ ? batchSourceDim(op) : -1; d >= 0) {
       m_.batchSources.insert(&op);
-      m_.dims[op.result()] = static_cast<int>(op.attr<ir::IotaAttrs>().dimension);
+      m_.dims[op.result()] = d;
       return;
     }
     std::vector<int> in;
@@ -137,10 +137,28 @@ class Analyzer {
       m_.dims[op.result(static_cast<int>(k))] = dims[k];
   }
 
-  bool isBatchSource(const Op& op) const {
-    if (op.kind != OpKind::Iota) return false;
-    const int64_t d = op.attr<ir::IotaAttrs>().dimension;
-    return op.result()->type.dims[d] == chains_;
+  // An iota along a dimension of the batch size, or what constant folding made of one (the
+  // counters that split hashes are folded before the analysis sees them): a constant whose leading
+  // dimension has the batch size.
+  int batchSourceDim(const Op& op) const {
+    const auto& dims = op.result()->type.dims;
+    if (op.kind == OpKind::Iota) {
+      const int64_t d = op.attr<ir::IotaAttrs>().dimension;
+      return dims[d] == chains_ ? static_cast<int>(d) : -1;
+    }
+    if (op.kind == OpKind::Constant && !dims.empty() && dims[0] == chains_) {
+      return isSplat(op) ? -1 : 0;  // a broadcast constant is every chain's alike: shared
+    }
+    return -1;
+  }
+
+  static bool isSplat(const Op& op) {
+    const std::vector<uint8_t>& bytes = op.attr<ir::ConstantAttrs>().bytes;
+    const size_t element = static_cast<size_t>(byteSize(op.result()->type.dtype));
+    for (size_t at = element; at + element <= bytes.size(); at += element) {
+      if (!std::equal(bytes.begin(), bytes.begin() + element, bytes.begin() + at)) return false;
+    }
+    return true;
   }
 
   Mapping& m_;
@@ -167,7 +185,7 @@ Mapping tryChains(const ir::Program& program, int64_t chains, bool iotaSources) 
       any = any || d >= 0;
     }
     if (!any) {
-      throw Unmappable{iotaSources ? "no output depends on an iota of that size"
+      throw Unmappable{iotaSources ? "no output depends on an iota or constant of that size"
                                    : "no output depends on a batched input"};
     }
   } catch (const Unmappable& u) {
@@ -197,8 +215,8 @@ Mapping analyze(const ir::Program& program) {
     if (m.mapped()) return m;
     if (c == 0) first.reason = m.reason;
   }
-  // The batch made inside the program, from an iota (only where the inputs give none: an iota of
-  // the batch size may as well index a table that the chains share).
+  // The batch made inside the program, from an iota or a constant (only where the inputs give
+  // none: an iota of the batch size may as well index a table that the chains share).
   for (int64_t chains : candidates) {
     Mapping m = tryChains(program, chains, true);
     if (m.mapped()) return m;

@@ -37,9 +37,10 @@ struct Mapping {
   // different times (jax.vmap of a while_loop with a per-chain predicate, whose body freezes the
   // chains that are done): a group runs such a loop until its own chains are done.
   std::unordered_set<const ir::Op*> groupReductions;
-  // Iotas along a dimension of the batch size where no input is batched: the batch is made
-  // inside the program (jax.random.split(key, n) feeding a jax.vmap is threefry over an iota of
-  // n). Each chain's element of such an iota is its own; a group reads its slice of the whole.
+  // Iotas along a dimension of the batch size, and constants of that leading dimension (folded
+  // iotas), where no input is batched: the batch is made inside the program
+  // (jax.random.split(key, n) feeding a jax.vmap is threefry over an iota of n). Each chain's
+  // element of such a value is its own; a group reads its slice of the whole.
   std::unordered_set<const ir::Op*> batchSources;
 
   bool mapped() const { return chains > 0; }
@@ -48,7 +49,7 @@ struct Mapping {
 // The batch mapping of `program` (after the passes): candidate batch sizes are the leading
 // dimensions of its outputs; inputs whose leading dimension has that size are batched. When no
 // output depends on a batched input (or there is none), the iotas along a dimension of that size
-// start the batch instead (Mapping::batchSources).
+// and the constants of that leading dimension start the batch instead (Mapping::batchSources).
 Mapping analyze(const ir::Program& program);
 
 // The program a group of `group` chains runs (`group` divides the batch size). Inputs are the

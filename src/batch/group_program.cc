@@ -53,7 +53,8 @@ class Builder {
 
   void op(const Op& from, Region& to) {
     if (m_.batchSources.count(&from)) {
-      // The whole iota (index arithmetic only), sliced at the group's chains.
+      // The whole iota or constant (no work: index arithmetic, a table), sliced at the group's
+      // chains.
       ir::ValueMap scratch;
       std::unique_ptr<Op> copy = ir::cloneOp(from, scratch, &to);
       Value* whole = copy->result();

@@ -196,13 +196,13 @@ std::string batchHeader(const batch::Mapping& m, const std::string& placement) {
   }
   std::vector<std::string> iotas;
   for (const ir::Op* op : m.batchSources) {
-    iotas.push_back(op->name +
+    iotas.push_back(std::string(ir::opKindName(op->kind)) + " " + op->name +
                     (op->loc.known() ? " (line " + std::to_string(op->loc.line) + ")" : ""));
   }
   std::sort(iotas.begin(), iotas.end());
   std::string sources;
   for (const std::string& iota : iotas) sources += (sources.empty() ? "" : ", ") + iota;
-  if (!sources.empty()) sources = "\n  the batch is made inside the program, by iota " + sources;
+  if (!sources.empty()) sources = "\n  the batch is made inside the program, from " + sources;
   return "batch mapping: " + std::to_string(m.chains) + " independent chains, " + placement +
          "\n  batched inputs (leading dimension): " + (inputs.empty() ? "none" : inputs) + sources +
          "\n  outputs: " + outputs + "\nthe program of one group:\n";
