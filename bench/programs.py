@@ -151,11 +151,12 @@ def _grad_scan(steps: int, hidden: int) -> Benchmark:
     )
 
 
-def _nuts(chains: int, steps: int) -> Benchmark:
+def _nuts(chains: int, steps: int, split_inside: bool = False) -> Benchmark:
     return Benchmark(
-        name=f"nuts/blackjax/n{steps}/b{chains}",
+        # split_inside: the chains' keys come from jax.random.split inside the function.
+        name=f"nuts/blackjax{'/split_inside' if split_inside else ''}/n{steps}/b{chains}",
         group="nuts",
-        build=lambda: workloads.nuts_case(chains, steps),
+        build=lambda: workloads.nuts_case(chains, steps, split_inside),
         iterations=steps,  # NUTS transitions (each a trajectory of up to 1,023 leapfrog steps)
         batch=chains,
         params={"library": "blackjax", "target": "5-d correlated Gaussian", "step_size": 0.5},
@@ -183,6 +184,8 @@ def _libraries(quick: bool) -> list[Benchmark]:
     out = []
     if importlib.util.find_spec("blackjax") is not None:
         out.append(_nuts(chains=4, steps=5) if quick else _nuts(chains=64, steps=100))
+        if not quick:
+            out.append(_nuts(chains=64, steps=100, split_inside=True))
     if importlib.util.find_spec("diffrax") is not None:
         out.append(_diffrax(1.0 if quick else 20.0))
     return out

@@ -176,10 +176,11 @@ def grad_scan_case(steps: int, hidden: int) -> Case:
 # --- libraries as their users call them (imported only when these benchmarks run) ---------------
 
 
-def nuts_case(chains: int, steps: int) -> Case:
+def nuts_case(chains: int, steps: int, split_inside: bool = False) -> Case:
     """blackjax's NUTS on a correlated 5-d Gaussian, `steps` transitions per chain, vmapped over
     `chains` chains (one key each): multi-chain NUTS as blackjax documents it. Each transition
-    builds a trajectory with while loops that every chain ends at its own U-turn."""
+    builds a trajectory with while loops that every chain ends at its own U-turn. With
+    `split_inside`, the function takes one key and splits it into the chains' keys itself."""
     import blackjax
 
     k = jax.random.split(jax.random.PRNGKey(11), 2)
@@ -200,6 +201,12 @@ def nuts_case(chains: int, steps: int) -> Case:
 
         return jax.vmap(chain)(keys)
 
+    if split_inside:
+
+        def nuts_from_one_key(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+            return nuts_chains(jax.random.split(key, chains))
+
+        return Case(nuts_from_one_key, (k[1],))
     return Case(nuts_chains, (jax.random.split(k[1], chains),))
 
 
