@@ -7,6 +7,7 @@
 #include "passes/contract.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
+#include "passes/dot_layout.h"
 #include "passes/host_callbacks.h"
 #include "passes/licm.h"
 #include "passes/simplify.h"
@@ -34,7 +35,8 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   // hoisted-from bodies, and its straight-line copies give the second simplify and CSE constant
   // loop counters and repeated subexpressions to fold; DCE removes everything left unused.
   // Multiply-add contraction comes last, when every use count is final, and a last DCE drops the
-  // multiplies it absorbed.
+  // multiplies it absorbed. Then matrix-vector products in loops read a transposed copy of their
+  // loop-invariant matrix (after LICM and unrolling, which decide what is invariant and in a loop).
   // Host callbacks go first: no other pass knows them.
   run("host-callbacks", lowerHostCallbacks);
   run("simplify", simplify);
@@ -46,6 +48,7 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   run("dce", eliminateDeadCode);
   run("contract", contractMultiplyAdd);
   run("dce", eliminateDeadCode);
+  run("dot-layout", transposeInvariantMatrixVectorProducts);
 }
 
 }  // namespace lf::passes

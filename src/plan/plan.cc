@@ -97,6 +97,7 @@ class Planner {
     if (!options_.fuse || !isFusible(op)) return false;
     const ir::Value* v = op.result();
     if (needsBuffer_.count(v)) return false;
+    if (isTransposeForLoopDot(op)) return false;
     bool cheap = isIndexOnly(op);
     for (const ir::Value* operand : op.operands) cheap = cheap && isCheapOperand(operand);
     auto it = uses_.find(v);
@@ -111,6 +112,20 @@ class Planner {
       if (!readsOperandOnce(*u.user, u.slot)) return false;
     }
     return true;
+  }
+
+  // A transpose that a dot in a loop reads (passes/dot_layout.h makes them): a buffer, written
+  // once before the loop, that the dot's register tiles read in place, instead of transposed
+  // indexing on every read of every iteration.
+  bool isTransposeForLoopDot(const ir::Op& op) const {
+    if (op.kind != ir::OpKind::Transpose) return false;
+    auto it = uses_.find(op.result());
+    if (it == uses_.end()) return false;
+    for (const Use& u : it->second) {
+      if (u.user != nullptr && u.user->kind == ir::OpKind::Dot && u.user->parent != op.parent)
+        return true;
+    }
+    return false;
   }
 
   // ---- Ops.

@@ -250,3 +250,30 @@ def loop_vmap_while_per_chain(a, p):
         return lax.while_loop(cond, body, (jnp.maximum(a, 1.0), jnp.int32(0)))
 
     return jax.vmap(solve)(a, p)
+
+
+@program(
+    "loop_scan_matvec_gru",
+    args=lambda rng: (
+        0.25 * normal(rng, (48, 16)),
+        0.35 * normal(rng, (48, 8)),
+        normal(rng, (40, 8)),
+    ),
+)
+def loop_scan_matvec_gru(w_hh, w_ih, xs):
+    # A GRU cell written the equinox way, weight @ vector (matrix-vector products) in a scan: the
+    # loop-invariant weights are read through transposed copies made before the loop. One matrix
+    # is an argument, one a constant closed over, one is built in the loop (it stays as it is).
+    w_out = jnp.asarray(np.sin(np.arange(16 * 16, dtype=np.float32)).reshape(16, 16) * 0.2)
+
+    def cell(h, x):
+        gh = w_hh @ h
+        gx = w_ih @ x
+        z = jax.nn.sigmoid(gx[:16] + gh[:16])
+        r = jax.nn.sigmoid(gx[16:32] + gh[16:32])
+        n = jnp.tanh(gx[32:] + r * gh[32:])
+        h = (1.0 - z) * n + z * h
+        scaled = w_out * x[0]
+        return h, (w_out @ h, scaled @ h)
+
+    return lax.scan(cell, jnp.zeros(16, jnp.float32), xs)

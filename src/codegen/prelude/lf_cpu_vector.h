@@ -29,7 +29,10 @@ typedef float lf_vf32x16 __attribute__((vector_size(64)));
 typedef double lf_vf64x4 __attribute__((vector_size(32)));
 typedef double lf_vf64x8 __attribute__((vector_size(64)));
 
-// Loads and stores through memcpy: no alignment is assumed, and no lane past n is touched.
+// Loads and stores of whole vectors go through memcpy (no alignment is assumed). Those of the
+// first n lanes (the last columns of a dot's row) never touch a lane past n: a masked load or
+// store where the ISA has one (one instruction; a memcpy into a vector would go through the stack
+// and stall on store forwarding), lane by lane elsewhere.
 template <class V, class T>
 inline V lf_vload(const T* p) {
   V v;
@@ -37,18 +40,49 @@ inline V lf_vload(const T* p) {
   return v;
 }
 template <class V, class T>
-inline V lf_vload_first(const T* p, int n) {
-  V v = {};
-  memcpy(&v, p, sizeof(T) * n);
-  return v;
-}
-template <class V, class T>
 inline void lf_vstore(T* p, V v) {
   memcpy(p, &v, sizeof v);
 }
+
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+#define LF_CPU_MASKED_VECTORS 1
+#endif
+
+template <class V, class T>
+inline V lf_vload_first(const T* p, int n) {
+#ifdef LF_CPU_MASKED_VECTORS
+  const unsigned mask = (1u << n) - 1u;
+  if constexpr (sizeof(V) == 64 && sizeof(T) == 4) {
+    return (V)_mm512_maskz_loadu_ps((__mmask16)mask, p);
+  } else if constexpr (sizeof(V) == 32 && sizeof(T) == 4) {
+    return (V)_mm256_maskz_loadu_ps((__mmask8)mask, p);
+  } else if constexpr (sizeof(V) == 64 && sizeof(T) == 8) {
+    return (V)_mm512_maskz_loadu_pd((__mmask8)mask, p);
+  } else {
+    return (V)_mm256_maskz_loadu_pd((__mmask8)mask, p);
+  }
+#else
+  V v = {};
+  for (int i = 0; i < n; ++i) v[i] = p[i];
+  return v;
+#endif
+}
 template <class V, class T>
 inline void lf_vstore_first(T* p, V v, int n) {
-  memcpy(p, &v, sizeof(T) * n);
+#ifdef LF_CPU_MASKED_VECTORS
+  const unsigned mask = (1u << n) - 1u;
+  if constexpr (sizeof(V) == 64 && sizeof(T) == 4) {
+    _mm512_mask_storeu_ps(p, (__mmask16)mask, (__m512)v);
+  } else if constexpr (sizeof(V) == 32 && sizeof(T) == 4) {
+    _mm256_mask_storeu_ps(p, (__mmask8)mask, (__m256)v);
+  } else if constexpr (sizeof(V) == 64 && sizeof(T) == 8) {
+    _mm512_mask_storeu_pd(p, (__mmask8)mask, (__m512d)v);
+  } else {
+    _mm256_mask_storeu_pd(p, (__mmask8)mask, (__m256d)v);
+  }
+#else
+  for (int i = 0; i < n; ++i) p[i] = v[i];
+#endif
 }
 
 // acc + l * b in each lane, rounded once. The kernel is compiled with -ffp-contract=off, so a
