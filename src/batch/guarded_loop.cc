@@ -8,7 +8,10 @@
 // function of its own state, it stays failed. Its final state is then the same whichever chains
 // share the loop with it: a group of chains may run the loop until all of *its* chains are done.
 // This file recognises the shape; analysis.cc lets the reduce over the batch dimension through
-// when the body freezes every chain the way JAX's batching rule does.
+// when the body freezes every chain the way JAX's batching rule does. The condition may also be
+// and(reduce_or(P), Q) with Q shared, a bound on the iteration count (equinox's while_loop, so
+// every vmapped diffrax solve), when nothing reads the final value of the shared state that
+// changes.
 #include <set>
 
 #include "batch/batch.h"
@@ -105,12 +108,41 @@ class SameComputation {
   std::unordered_map<const Value*, const Value*> map_;
 };
 
+bool reads(const Region& r, const Value* v) {
+  for (const Value* y : r.yields) {
+    if (y == v) return true;
+  }
+  for (const auto& op : r.ops) {
+    for (const Value* x : op->operands) {
+      if (x == v) return true;
+    }
+    for (const auto& sub : op->regions) {
+      if (reads(*sub, v)) return true;
+    }
+  }
+  return false;
+}
+
+// Whether anything reads result k of `loop` (it can only be read in the loop's region, at any
+// depth below it).
+bool resultIsRead(const Op& loop, int k) { return reads(*loop.parent, loop.result(k)); }
+
 }  // namespace
 
 const Op* batchedPredicateReduce(const Op& loop) {
   if (loop.kind != OpKind::While) return nullptr;
   const Region& cond = *loop.regions[0];
   const Value* pred = cond.yields[0];
+  // and(any, Q) with Q shared (the analysis checks it is): a bound on the loop's own iteration
+  // count, as equinox's while_loop under diffrax adds (`step < max_steps`). Q at iteration i is
+  // the same in every group, since shared state evolves alike wherever the loop runs.
+  const Op* bound = nullptr;
+  if (pred->def != nullptr && pred->def->kind == OpKind::And && pred->def->parent == &cond) {
+    bound = pred->def;
+    for (const Value* side : bound->operands) {
+      if (side->def != nullptr && side->def->kind == OpKind::Reduce) pred = side;
+    }
+  }
   const Op* reduce = pred->def;
   if (reduce == nullptr || reduce->kind != OpKind::Reduce || reduce->parent != &cond ||
       reduce->operands.size() != 2 || reduce->operands[0]->type.rank() != 1 ||
@@ -118,8 +150,10 @@ const Op* batchedPredicateReduce(const Op& loop) {
       !isConstantFalse(reduce->operands[1]) || !isOrReducer(*reduce->regions[0])) {
     return nullptr;
   }
-  // The any() is the condition's answer and nothing else: no other op reads it.
+  // The any() is the condition's answer (or one side of its `and`) and nothing else: no other op
+  // reads it.
   for (const auto& op : cond.ops) {
+    if (op.get() == bound) continue;
     for (const Value* v : op->operands) {
       if (v == pred) return nullptr;
     }
@@ -135,8 +169,14 @@ bool bodyFreezesFinishedChains(const Op& loop, const Op& reduce,
   for (size_t k = 0; k < body.yields.size(); ++k) {
     const Value* arg = body.args[k].get();
     const Value* next = body.yields[k];
-    if (next == arg) continue;           // unchanged
-    if (stateDims[k] < 0) return false;  // shared state that changes: a trip count per group
+    if (next == arg) continue;  // unchanged
+    // Shared state that changes (a step counter) holds, after the loop, a value that depends on
+    // the group's trip count; inside the loop, at iteration i, it is the same in every group. So
+    // it is allowed when nothing reads the loop's final value of it.
+    if (stateDims[k] < 0) {
+      if (resultIsRead(loop, static_cast<int>(k))) return false;
+      continue;
+    }
     const Op* select = next->def;
     if (select == nullptr || select->kind != OpKind::Select || select->parent != &body)
       return false;

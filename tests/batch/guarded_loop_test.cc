@@ -133,6 +133,116 @@ TEST(GuardedLoop, RefusesABodyThatChangesFinishedChains) {
   EXPECT_NE(m.reason.find(why), std::string::npos) << m.reason;
 }
 
+// The same loop with a bound on its own iteration count, as equinox's while_loop writes it
+// (every vmapped diffrax solve): the condition is and(reduce_or(P), step < bound) and the step
+// counter is shared state that changes. `out` is the entry's result tuple.
+std::string boundedWhile(int bound, const std::string& out = "tuple(x, n)",
+                         const std::string& outType = "(f32[4], s32[4])") {
+  return R"(HloModule bounded_while, entry_computation_layout={(f32[4]{0})->)" + outType +
+         R"(}
+
+body {
+  st = (f32[4], s32[4], s32[]) parameter(0)
+  x = f32[4] get-tuple-element(st), index=0
+  ten = f32[] constant(10)
+  tens = f32[4] broadcast(ten), dimensions={}
+  lt = pred[4] compare(x, tens), direction=LT
+  k = f32[] constant(1.5)
+  ks = f32[4] broadcast(k), dimensions={}
+  m = f32[4] multiply(x, ks)
+  one = f32[] constant(1)
+  ones = f32[4] broadcast(one), dimensions={}
+  a = f32[4] add(m, ones)
+  xn = f32[4] select(lt, a, x)
+  n = s32[4] get-tuple-element(st), index=1
+  i1 = s32[] constant(1)
+  i1s = s32[4] broadcast(i1), dimensions={}
+  inc = s32[4] add(n, i1s)
+  nn = s32[4] select(lt, inc, n)
+  step = s32[] get-tuple-element(st), index=2
+  stepn = s32[] add(step, i1)
+  ROOT t = (f32[4], s32[4], s32[]) tuple(xn, nn, stepn)
+}
+
+or {
+  p = pred[] parameter(0)
+  q = pred[] parameter(1)
+  ROOT r = pred[] or(p, q)
+}
+
+cond {
+  st = (f32[4], s32[4], s32[]) parameter(0)
+  x = f32[4] get-tuple-element(st), index=0
+  ten = f32[] constant(10)
+  tens = f32[4] broadcast(ten), dimensions={}
+  lt = pred[4] compare(x, tens), direction=LT
+  f = pred[] constant(false)
+  any = pred[] reduce(lt, f), dimensions={0}, to_apply=or
+  step = s32[] get-tuple-element(st), index=2
+  bound = s32[] constant()" +
+         std::to_string(bound) + R"()
+  below = pred[] compare(step, bound), direction=LT
+  ROOT go = pred[] and(any, below)
+}
+
+ENTRY main {
+  x0 = f32[4] parameter(0)
+  z = s32[] constant(0)
+  zs = s32[4] broadcast(z), dimensions={}
+  init = (f32[4], s32[4], s32[]) tuple(x0, zs, z)
+  w = (f32[4], s32[4], s32[]) while(init), condition=cond, body=body
+  x = f32[4] get-tuple-element(w), index=0
+  n = s32[4] get-tuple-element(w), index=1
+  steps = s32[] get-tuple-element(w), index=2
+  ROOT out = )" +
+         outType + " " + out + R"(
+}
+)";
+}
+
+TEST(GuardedLoop, ABoundOnTheIterationCountIsTheSameInEveryGroup) {
+  // Chains needing 0, 1, 3 and 5 iterations, with the loop bounded at 4 iterations: the last
+  // chain stops at the bound, the others on their own, in every grouping.
+  const std::vector<float> x0{12.0f, 9.0f, 2.0f, 0.1f};
+  std::vector<float> expectX = x0;
+  std::vector<int32_t> expectN(4, 0);
+  for (int c = 0; c < 4; ++c) {
+    for (int step = 0; step < 4 && expectX[c] < 10.0f; ++step) {
+      expectX[c] = expectX[c] * 1.5f + 1.0f;
+      ++expectN[c];
+    }
+  }
+  ASSERT_EQ(expectN, (std::vector<int32_t>{0, 1, 3, 4}));
+  {
+    ir::Program p = load(boundedWhile(4));
+    Mapping m = analyze(p);
+    ASSERT_TRUE(m.mapped()) << m.reason;
+    EXPECT_EQ(m.groupReductions.size(), 1u);
+  }
+  for (const char* group : {"1", "2", "4"}) {
+    ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "on"},
+                       {"LOOPFUSE_BATCH_GROUP", group},
+                       {"LOOPFUSE_CPU_THREADS", "2"},
+                       {"OMP_WAIT_POLICY", "passive"}});
+    codegen::EmittedKernel k = codegen::emit(load(boundedWhile(4)), Target::Cpu);
+    ASSERT_NE(k.explain.find("batch mapping: 4 independent chains"), std::string::npos)
+        << k.explain;
+    auto exe = runtime::Executable::compileCpu(k, testing::testCompileOptions());
+    auto out = exe->run({testing::array<float>(DType::F32, {4}, x0)});
+    EXPECT_EQ(testing::values<float>(out.at(0)), expectX) << "group " << group;
+    EXPECT_EQ(testing::values<int32_t>(out.at(1)), expectN) << "group " << group;
+  }
+}
+
+TEST(GuardedLoop, RefusesWhenTheFinalStepCountIsRead) {
+  // The loop's step count after the loop depends on which chains share it.
+  const ir::Program p = load(boundedWhile(100, "tuple(x, n, steps)", "(f32[4], s32[4], s32[])"));
+  Mapping m = analyze(p);
+  EXPECT_FALSE(m.mapped());
+  EXPECT_NE(m.reason.find("changes the state of chains whose predicate fails"), std::string::npos)
+      << m.reason;
+}
+
 // Loop state that starts as a broadcast (shared, of the batch's shape) and is scattered into at
 // each chain's own row (a batching dimension pair): the state becomes batched, and the scatter
 // slices the shared start at the group's rows.
