@@ -572,7 +572,7 @@ EmittedKernel emit(const ir::Program& program, Target target) {
   }
   Emitter emitter(k, target);
   out.source = withPrelude(prelude, target) + emitter.kernelSource(out.entryName);
-  out.explain += emitter.mergedLoopsText() + hostCallbacksText(out);
+  out.explain += emitter.mergedLoopsText() + emitter.dotFormsText() + hostCallbacksText(out);
   return out;
 }
 

@@ -305,7 +305,7 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
   out.chains = m.chains;
   Emitter emitter(k, target, &layout);
   out.source = withPrelude(defines, target) + emitter.kernelSource(out.entryName);
-  out.explain += emitter.mergedLoopsText() + hostCallbacksText(out);
+  out.explain += emitter.mergedLoopsText() + emitter.dotFormsText() + hostCallbacksText(out);
   return {std::move(out), ""};
 }
 

@@ -51,6 +51,9 @@ void Emitter::emitDot(const ir::Op& op) {
     emitDotRegisterTiles(op, lhsFree, tiling);
     return;
   }
+  auto form = [&](const std::string& text) {
+    if (target_ == Target::Cpu) noteDotForm(op, text);
+  };
   if (target_ == Target::Cpu && !isLocal(out)) {
     int64_t rowsPerBatch = 1;
     for (size_t d = a.lhsBatch.size(); d < a.lhsBatch.size() + lhsFree; ++d) {
@@ -58,14 +61,17 @@ void Emitter::emitDot(const ir::Op& op) {
     }
     if (rowsPerBatch % kTileRows == 0 && cols % kTileCols == 0 && cols > 0 &&
         product(contractDims) >= kTileRows) {
+      form("scalar tiles of 4 rows x 16 columns");
       emitDotTiled(op, lhsFree);
       return;
     }
     if (cols <= kMaxRowAccumulators) {
+      form("by rows (a row of accumulators per iteration)");
       emitDotByRows(op, lhsFree);
       return;
     }
   }
+  form(isLocal(out) ? "in registers, element by element" : "element by element");
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line(accType + " acc = lf_convert<" + accType + ">((int32_t)0);");
@@ -179,6 +185,26 @@ void Emitter::emitDotTiled(const ir::Op& op, int64_t lhsFree) {
   close();
   close();
   endStage(op);
+}
+
+void Emitter::noteDotForm(const ir::Op& op, const std::string& form) {
+  auto shape = [](const ir::Value* v) {
+    std::string text = std::string(dtypeName(v->type.dtype)) + "[";
+    for (size_t d = 0; d < v->type.dims.size(); ++d)
+      text += (d ? "," : "") + std::to_string(v->type.dims[d]);
+    return text + "]";
+  };
+  std::string text =
+      op.name + " " + shape(op.operands[0]) + " x " + shape(op.operands[1]) + ": " + form;
+  if (std::find(dotForms_.begin(), dotForms_.end(), text) == dotForms_.end())
+    dotForms_.push_back(std::move(text));
+}
+
+std::string Emitter::dotFormsText() const {
+  if (dotForms_.empty()) return "";
+  std::string text = "dots on the CPU (every form sums each result as one fma chain in order):\n";
+  for (const std::string& f : dotForms_) text += "  " + f + "\n";
+  return text;
 }
 
 }  // namespace lf::codegen

@@ -158,6 +158,16 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
       nest(rows - fullRows, fullRows, 1, cols - fullCols, fullCols, 1);
     }
   };
+  auto shapeOf = [&](int vectorBytes) {
+    if (cols * elementBytes < vectorBytes) vectorBytes = 32;
+    const int64_t lanes = vectorBytes / elementBytes, vectors = cols >= 2 * lanes ? 2 : 1;
+    const int64_t tileRows = std::min<int64_t>(rows, vectorBytes == 32 && vectors == 2 ? 6 : 8);
+    return num(tileRows) + (tileRows > 1 ? " rows x " : " row x ") + num(vectors) + " vector" +
+           (vectors > 1 ? "s" : "") + " of " + num(lanes);
+  };
+  noteDotForm(op, "register tiles of " + shapeOf(64) + " (AVX-512) or " + shapeOf(32) +
+                      " (AVX2), the rhs " +
+                      (tiling == DotTiling::Packed ? "from a transposed copy" : "read in place"));
   line("#if LF_CPU_VECTOR_BYTES == 64");
   variant(64);
   line("#else");
@@ -253,6 +263,9 @@ void Emitter::emitDotScalarTiles(const ir::Op& op, int64_t lhsFree) {
       std::min(rows, std::clamp<int64_t>(kScalarTileAccumulators / cols, 1, 8));
   const std::string elem = cType(f.out->type.dtype);
   auto acc = [](int64_t r, int64_t j) { return "acc" + num(r) + "_" + num(j); };
+  noteDotForm(op, "scalar register tiles of " + num(tileRows) +
+                      (tileRows > 1 ? " rows x " : " row x ") + num(cols) + " column" +
+                      (cols > 1 ? "s" : ""));
   auto nest = [&](int64_t tileRowCount, int64_t rowBase, int64_t rowTiles) {
     if (batches * rowTiles == 0) return;
     line("// tiles of " + num(tileRowCount) + " rows from row " + num(rowBase));

@@ -70,6 +70,8 @@ class Emitter {
   std::string kernelSource(const std::string& entryName);
   // After kernelSource: the stages that share a loop, for `loopfuse explain` (empty if none).
   std::string mergedLoopsText() const;
+  // After kernelSource: the form each dot runs in on the CPU (empty on CUDA or without dots).
+  std::string dotFormsText() const;
 
  private:
   // ---- Text.
@@ -170,6 +172,7 @@ class Emitter {
   DotTiling dotTiling(const ir::Op& op, int64_t lhsFree) const;  // emit_dot_tiles.cc
   void emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling tiling);
   void emitDotScalarTiles(const ir::Op& op, int64_t lhsFree);
+  void noteDotForm(const ir::Op& op, const std::string& form);  // for dotFormsText
   void emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNest& nest);
   void declareAccumulators(const ir::Op& op);
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
@@ -207,6 +210,7 @@ class Emitter {
   // Fused elements already computed, per open block: (value, index) -> local.
   std::vector<std::unordered_map<std::string, std::string>> fusedMemo_{1};
   std::optional<MergedLoop> merged_;
+  std::vector<std::string> dotForms_;                  // noteDotForm
   std::vector<std::vector<std::string>> mergedLoops_;  // closed loops of two or more members
   std::optional<int64_t> mergeStages_;
   std::optional<std::unordered_map<const ir::Value*, std::vector<plan::Use>>> uses_;

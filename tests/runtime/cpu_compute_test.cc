@@ -108,6 +108,10 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
   b.output(b.op1(K::Dot, {l, r}, type(c.dtype, od), attrs));
   codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
   const bool vectors = c.n1 * c.n2 * static_cast<int64_t>(sizeof(T)) >= 32;
+  // explain names the form (the dot of ProgramBuilder is named dot.<n>).
+  EXPECT_NE(k.explain.find(vectors ? ": register tiles of " : ": scalar register tiles of "),
+            std::string::npos)
+      << k.explain;
   if (vectors) {
     ASSERT_NE(k.source.find("lf_vfma("), std::string::npos) << "not the vector tiles";
     EXPECT_EQ(k.source.find("pack_") != std::string::npos, c.rhsTransposed);
