@@ -42,7 +42,7 @@ CASES: dict[str, Callable[..., jax.Array]] = {
     "a*b+c+d": lambda a, b, c, d: a * b + c + d,
     "a*3+c": lambda a, b, c, d: a * 3.0 + c,
     "a*b[0]+c": lambda a, b, c, d: a * b[0] + c,
-    # tanh, not exp: f32 exp is the C library's (README, numerics), tanh is XLA's in both widths.
+    # tanh, not exp: f32 exp matches XLA's only to one ulp (README, numerics); tanh is exact.
     "tanh(a*b+c)": lambda a, b, c, d: jnp.tanh(a * b + c),
     "sqrt(a*a+b*b)": lambda a, b, c, d: jnp.sqrt(a * a + b * b),
     # Not fused by XLA: a shared multiply, and a product of two broadcast scalars.

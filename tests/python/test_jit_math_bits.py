@@ -2,8 +2,8 @@
 
 The oracle is jax.jit on the same inputs: 200,000 random values over each function's whole range
 plus the edges (zeros, infinities, NaN, the overflow and underflow thresholds, denormals, which
-XLA:CPU reads as zero). f32 exp is the C library's expf (faster where a loop does not vectorize),
-not XLA's polynomial, so it is held to one ulp.
+XLA:CPU reads as zero). f32 exp is a copy of XLA's Cephes polynomial that differs from it in one
+ulp on about 1 input in 1,000, so it is held to one ulp and to that rate.
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ def test_f32_exp_within_one_ulp() -> None:
     finite = np.isfinite(expected)
     assert np.array_equal(np.isfinite(actual), finite)
     assert ulp_distance(actual[finite], expected[finite]).max() <= 1, f"{differ.sum()} differ"
+    # glibc's expf differs from XLA's on about 1 input in 10; this copy on about 1 in 1,000.
+    assert differ.mean() < 0.003, f"{differ.sum()} of {len(x)} differ"
 
 
 def test_exp_in_a_loop_keeps_the_bits() -> None:

@@ -332,8 +332,9 @@ LF_FLOAT_UNARY(lf_round_nearest_even, rintf(x), rint(x))  // default rounding mo
 #include "lf_xla_math.h"                                  // pasted in place by codegen::preludeText
 // f64 exp, tanh and log1p, f32 log and log1p: XLA:CPU's approximations where the expected values
 // are XLA:CPU's (the CPU and the CUDA emulator); the CUDA math library's on a GPU, as XLA:GPU.
-// f32 exp: see lf_xla_math.h.
+// f32 exp: XLA's polynomial to one ulp (lf_xla_math.h).
 #if defined(LF_TARGET_CPU) || defined(LF_CUDA_EMULATED)
+#define LF_EXP_F32(x) lf_xla_exp_f32(x)
 #define LF_EXP_F64(x) lf_xla_exp_f64(x)
 #define LF_TANH_F64(x) lf_xla_tanh_f64(x)
 #define LF_LOG_F32(x) lf_xla_log_f32(x)
@@ -341,19 +342,20 @@ LF_FLOAT_UNARY(lf_round_nearest_even, rintf(x), rint(x))  // default rounding mo
 #define LF_LOG1P_F64(x) lf_xla_log1p_f64(x)
 #else
 #define LF_LOG_F32(x) logf(x)
+#define LF_EXP_F32(x) expf(x)
 #define LF_EXP_F64(x) exp(x)
 #define LF_TANH_F64(x) tanh(x)
 #define LF_LOG1P_F32(x) log1pf(x)
 #define LF_LOG1P_F64(x) log1p(x)
 #endif
-LF_FLOAT_UNARY(lf_exponential, expf(x), LF_EXP_F64(x))
+LF_FLOAT_UNARY(lf_exponential, LF_EXP_F32(x), LF_EXP_F64(x))
 LF_FLOAT_UNARY(lf_exponential_minus_one, expm1f(x), expm1(x))
 LF_FLOAT_UNARY(lf_log, LF_LOG_F32(x), log(x))
 LF_FLOAT_UNARY(lf_log_plus_one, LF_LOG1P_F32(x), LF_LOG1P_F64(x))
 LF_FLOAT_UNARY(lf_sqrt, sqrtf(x), sqrt(x))
 LF_FLOAT_UNARY(lf_rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))
 LF_FLOAT_UNARY(lf_cbrt, cbrtf(x), cbrt(x))
-LF_FLOAT_UNARY(lf_logistic, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + LF_EXP_F64(-x)))
+LF_FLOAT_UNARY(lf_logistic, 1.0f / (1.0f + LF_EXP_F32(-x)), 1.0 / (1.0 + LF_EXP_F64(-x)))
 LF_FLOAT_UNARY(lf_sine, sinf(x), sin(x))
 LF_FLOAT_UNARY(lf_cosine, cosf(x), cos(x))
 LF_FLOAT_UNARY(lf_tan, tanf(x), tan(x))
