@@ -1,9 +1,9 @@
-// XLA's own approximations of f64 exp, tanh, log1p and f32 exp, log, log1p, erf. All but f64 log1p are
-// straight-line code: no calls and no branches (every choice is a select), so on the CPU a stage's
-// loop over them vectorizes. The results are XLA:CPU's to the bit (checked against JAX 0.11.2 on
-// 200,000 to 700,000 inputs per function, and in tests/codegen/prelude_float_test.cc). Pasted into
-// lf_common.h where it includes this file, after lf_bitcast; needs the C math functions (fma,
-// floor, fabs, log) and LF_DEVICE.
+// XLA's own approximations of f64 exp, tanh, log1p and f32 exp, log, log1p, erf. All but f64 log1p
+// are straight-line code: no calls and no branches (every choice is a select), so on the CPU a
+// stage's loop over them vectorizes. The results are XLA:CPU's to the bit (checked against JAX
+// 0.11.2 on 200,000 to 700,000 inputs per function, and in tests/codegen/prelude_float_test.cc).
+// Pasted into lf_common.h where it includes this file, after lf_bitcast; needs the C math functions
+// (fma, floor, fabs, log) and LF_DEVICE.
 //
 // Which target uses which (see LF_FLOAT_UNARY's uses in lf_common.h):
 //   - f32 tanh and erf: these on every target (XLA:CPU and XLA:GPU both emit them).
@@ -136,9 +136,9 @@ LF_DEVICE float lf_xla_log1p_f32(float x) {
 
 // XLA:CPU's vectorized f32 exp (Cephes expf): clamp x to [-87.8, 88.8], n = floor(x log2(e) + 1/2),
 // a degree-5 polynomial for exp(r) on [-ln2/2, ln2/2], then exp(r) 2^n. Not quite XLA's bits:
-// about 1 input in 1,000 differs by one ulp (tests/python/test_jit_math_bits.py checks the rate). 2^n is applied
-// as two exact halves so that n = 128 (x just below 88.72) stays finite; n = -127 gives 0, as
-// XLA's flushed denormal.
+// about 1 input in 1,000 differs by one ulp (tests/python/test_jit_math_bits.py checks the rate).
+// 2^n is applied as two exact halves so that n = 128 (x just below 88.72) stays finite; n = -127
+// gives 0, as XLA's flushed denormal.
 LF_DEVICE float lf_xla_exp_f32(float x) {
   float clamped = x < -87.8f ? -87.8f : x;
   clamped = clamped > 88.8f ? 88.8f : clamped;
