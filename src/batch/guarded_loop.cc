@@ -24,16 +24,6 @@ using ir::OpKind;
 using ir::Region;
 using ir::Value;
 
-// Whether `v` is defined inside `op` (in one of its regions, at any depth).
-bool definedInside(const Value* v, const Op& op) {
-  const Region* r = v->def != nullptr ? v->def->parent : v->argOf;
-  while (r != nullptr) {
-    if (r->parent == &op) return true;
-    r = r->parent != nullptr ? r->parent->parent : nullptr;
-  }
-  return false;
-}
-
 bool isConstantFalse(const Value* v) {
   if (v->def == nullptr || v->def->kind != OpKind::Constant || v->type.dtype != DType::Pred ||
       v->type.rank() != 0) {
@@ -65,7 +55,7 @@ class SameComputation {
 
   bool operator()(const Value* a, const Value* b) {
     if (auto it = map_.find(a); it != map_.end()) return it->second == b;
-    if (!definedInside(a, loop_)) return a == b;
+    if (!ir::definedInside(a, loop_)) return a == b;
     if (a->def == nullptr || b->def == nullptr || a->index != b->index || !(a->type == b->type))
       return false;
     if (!sameOp(*a->def, *b->def)) return false;

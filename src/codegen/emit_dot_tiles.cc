@@ -58,6 +58,22 @@ std::string vectorType(DType t, int vectorBytes) {
   return std::string(f64 ? "lf_vf64x" : "lf_vf32x") + num(vectorBytes / (f64 ? 8 : 4));
 }
 
+// The tile of one variant: 2 vectors of results per row where the columns fill them, else 1; 8
+// rows (6 with two 32-byte vectors: AVX2 has 16 registers), at most the rows there are. Columns
+// narrower than a 64-byte vector use 32-byte ones even where 64-byte ones exist.
+struct TileShape {
+  int vectorBytes;
+  int64_t lanes, vectors, rows;
+};
+
+TileShape tileShape(int64_t cols, int64_t rows, int64_t elementBytes, int widestBytes) {
+  const int vectorBytes = cols * elementBytes < widestBytes ? 32 : widestBytes;
+  const int64_t lanes = vectorBytes / elementBytes;
+  const int64_t vectors = cols >= 2 * lanes ? 2 : 1;
+  return {vectorBytes, lanes, vectors,
+          std::min<int64_t>(rows, vectorBytes == 32 && vectors == 2 ? 6 : 8)};
+}
+
 int64_t rowsPerBatch(const DotForm& f) {
   return product({f.rowDims.begin() + f.batch, f.rowDims.end()});
 }
@@ -136,13 +152,10 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
     close();
     close();
   }
-  auto variant = [&](int vectorBytes) {
-    // Narrow rows use 32-byte vectors even where 64-byte ones exist.
-    if (cols * elementBytes < vectorBytes) vectorBytes = 32;
-    const int64_t lanes = vectorBytes / elementBytes;
-    const int64_t vectors = cols >= 2 * lanes ? 2 : 1;
-    const int64_t tileRows = std::min<int64_t>(rows, vectorBytes == 32 && vectors == 2 ? 6 : 8);
-    const int64_t width = vectors * lanes;
+  auto variant = [&](int widest) {
+    const TileShape t = tileShape(cols, rows, elementBytes, widest);
+    const int vectorBytes = t.vectorBytes;
+    const int64_t lanes = t.lanes, tileRows = t.rows, width = t.vectors * t.lanes;
     const int64_t fullCols = cols / width * width, fullRows = rows / tileRows * tileRows;
     auto nest = [&](int64_t tileRowCount, int64_t rowBase, int64_t rowTiles, int64_t tileCols,
                     int64_t colBase, int64_t colTiles) {
@@ -158,12 +171,10 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
       nest(rows - fullRows, fullRows, 1, cols - fullCols, fullCols, 1);
     }
   };
-  auto shapeOf = [&](int vectorBytes) {
-    if (cols * elementBytes < vectorBytes) vectorBytes = 32;
-    const int64_t lanes = vectorBytes / elementBytes, vectors = cols >= 2 * lanes ? 2 : 1;
-    const int64_t tileRows = std::min<int64_t>(rows, vectorBytes == 32 && vectors == 2 ? 6 : 8);
-    return num(tileRows) + (tileRows > 1 ? " rows x " : " row x ") + num(vectors) + " vector" +
-           (vectors > 1 ? "s" : "") + " of " + num(lanes);
+  auto shapeOf = [&](int widest) {
+    const TileShape t = tileShape(cols, rows, elementBytes, widest);
+    return num(t.rows) + (t.rows > 1 ? " rows x " : " row x ") + num(t.vectors) + " vector" +
+           (t.vectors > 1 ? "s" : "") + " of " + num(t.lanes);
   };
   noteDotForm(op, "register tiles of " + shapeOf(64) + " (AVX-512) or " + shapeOf(32) +
                       " (AVX2), the rhs " +

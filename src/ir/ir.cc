@@ -187,6 +187,16 @@ Value* Region::addArg(Type type, std::string name) {
   return args.back().get();
 }
 
+Region* definingRegion(const Value* v) { return v->def != nullptr ? v->def->parent : v->argOf; }
+
+bool definedInside(const Value* v, const Op& op) {
+  for (const Region* r = definingRegion(v); r != nullptr && r->parent != nullptr;
+       r = r->parent->parent) {
+    if (r->parent == &op) return true;
+  }
+  return false;
+}
+
 std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
                            Attrs attrs, SourceLoc loc, std::string name) {
   auto op = std::make_unique<Op>();

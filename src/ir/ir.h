@@ -324,6 +324,11 @@ struct Op {
   Region* addRegion();
 };
 
+// The region `v` is defined in: its op's region, or the region whose argument it is.
+Region* definingRegion(const Value* v);
+// Whether `v` is defined inside one of `op`'s regions, at any depth.
+bool definedInside(const Value* v, const Op& op);
+
 // A new op that belongs to no region yet: the caller inserts it into `Region::ops` and sets its
 // parent (Region::append builds its ops with it and appends them; passes insert in the middle).
 std::unique_ptr<Op> makeOp(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,

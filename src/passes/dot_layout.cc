@@ -28,9 +28,6 @@ bool isMatrixVectorProduct(const Op& op) {
   return m * byteSize(t) >= 32 && m * k * byteSize(t) <= kMaxTransposedBytes;
 }
 
-// The region that defines `v`.
-Region* definingRegion(const Value* v) { return v->def ? v->def->parent : v->argOf; }
-
 // The op of `outer` that contains `r` (directly or through nested regions), and whether a While is
 // on the way; nullptr when `r` is not nested in `outer`.
 Op* enclosingOpIn(Region* r, const Region* outer, bool& throughLoop) {
@@ -55,7 +52,7 @@ class Rewriter {
  public:
   void rewrite(Op& dot) {
     Value* w = dot.operands[0];
-    Region* home = definingRegion(w);
+    Region* home = ir::definingRegion(w);
     bool throughLoop = false;
     Op* loop = enclosingOpIn(dot.parent, home, throughLoop);
     if (loop == nullptr || !throughLoop) return;

@@ -9,21 +9,11 @@ namespace {
 
 using K = ir::OpKind;
 
-// Whether `v` is defined inside one of `op`'s regions, at any depth.
-bool definedInside(const ir::Value* v, const ir::Op* op) {
-  const ir::Region* r = v->def != nullptr ? v->def->parent : v->argOf;
-  while (r != nullptr && r->parent != nullptr) {
-    if (r->parent == op) return true;
-    r = r->parent->parent;
-  }
-  return false;
-}
-
 // Whether `op` (inside `loop`) reads only values defined outside `loop`: its operands, and the
 // values its own regions read that they do not define themselves.
 bool readsOnlyOutside(const ir::Op& op, const ir::Op& loop, const ir::Op& root) {
   auto outside = [&](const ir::Value* v) {
-    return !definedInside(v, &loop) || definedInside(v, &root);
+    return !ir::definedInside(v, loop) || ir::definedInside(v, root);
   };
   if (!std::all_of(op.operands.begin(), op.operands.end(), outside)) return false;
   for (const auto& region : op.regions) {

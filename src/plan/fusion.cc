@@ -19,10 +19,6 @@ std::unordered_map<const ir::Value*, std::vector<Use>> collectUses(const ir::Pro
   return uses;
 }
 
-const ir::Region* definingRegion(const ir::Value* v) {
-  return v->def != nullptr ? v->def->parent : v->argOf;
-}
-
 bool isIndexOnly(const ir::Op& op) {
   using K = ir::OpKind;
   switch (op.kind) {

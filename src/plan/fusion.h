@@ -18,9 +18,6 @@ struct Use {
 // The uses of every value of the program, in every region.
 std::unordered_map<const ir::Value*, std::vector<Use>> collectUses(const ir::Program& program);
 
-// The region a value is defined in (its op's region, or the region whose argument it is).
-const ir::Region* definingRegion(const ir::Value* v);
-
 // Ops whose element i depends only on elements of their operands at an index computed from i
 // (no arithmetic on data): fusing them costs index arithmetic only, wherever they are used.
 bool isIndexOnly(const ir::Op& op);
