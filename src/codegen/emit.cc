@@ -89,11 +89,32 @@ void Emitter::close(const std::string& suffix) {
   --indent_;
   line("}" + suffix);
   fusedMemo_.pop_back();
+  while (!rowSplits_.empty() && rowSplits_.back().depth > fusedMemo_.size()) rowSplits_.pop_back();
 }
 
-void Emitter::openParallelLoop(int64_t n, const std::string& var) {
-  open("for (int64_t " + var + " = LF_TID; " + var + " < " + std::to_string(n) + "; " + var +
-       " += LF_NTHREADS)");
+void Emitter::openParallelLoop(int64_t n, const std::string& var, int64_t rowLength) {
+  const bool split = var == "i" && rowLength > 0 && n % rowLength == 0 && n > rowLength;
+  if (!split) {
+    open("for (int64_t " + var + " = LF_TID; " + var + " < " + std::to_string(n) + "; " + var +
+         " += LF_NTHREADS)");
+    if (var == "i") rowSplits_.push_back({0, fusedMemo_.size()});
+    return;
+  }
+  const std::string c = std::to_string(rowLength);
+  line("for (int64_t i_r = LF_TID; i_r < " + std::to_string(n / rowLength) +
+       "; i_r += LF_NTHREADS)");
+  open("  for (int64_t i_c = 0; i_c < " + c + "; ++i_c)");
+  line("[[maybe_unused]] const int64_t i = i_r * " + c + " + i_c;");
+  rowSplits_.push_back({rowLength, fusedMemo_.size()});
+}
+
+int64_t Emitter::rowLengthFor(const std::vector<int64_t>& dims) const {
+  // One CPU thread only: a team shares out the rows, too few of them for its threads at times.
+  // Rows of at least two 32-byte vectors of f32, so that the inner loop is worth a vector loop.
+  if (target_ != Target::Cpu || kernel_.cpuThreads > 1 || dims.size() < 2) return 0;
+  // A row that is not a whole number of vectors leaves each row a scalar tail: long rows only.
+  const int64_t c = dims.back();
+  return c >= 16 && (c % 8 == 0 || c >= 64) ? c : 0;
 }
 
 void Emitter::openElementLoop(const ir::Value* out, const std::string& var) {
@@ -102,7 +123,7 @@ void Emitter::openElementLoop(const ir::Value* out, const std::string& var) {
 
 void Emitter::openElementLoop(const ir::Value* out, int64_t n, const std::string& var) {
   if (!isLocal(out)) {
-    openParallelLoop(n, var);
+    openParallelLoop(n, var, n == out->type.numElements() ? rowLengthFor(out->type.dims) : 0);
     return;
   }
   open("for (int64_t " + var + " = 0; " + var + " < " + std::to_string(n) + "; ++" + var + ")");
@@ -123,13 +144,11 @@ void Emitter::endStage(const ir::Op& op) {
 
 void Emitter::declareMultiIndex(const std::vector<int64_t>& dims, const std::string& var,
                                 const std::string& prefix, const std::vector<bool>& used) {
-  std::vector<int64_t> strides = rowMajorStrides(dims);
+  std::vector<std::string> parts = splitIndex(dims, var, used);
   for (size_t d = 0; d < dims.size(); ++d) {
     if (!used.empty() && !used[d]) continue;
-    std::string e = "(" + var + " / " + std::to_string(strides[d]) + ")";
-    if (d > 0) e += " % " + std::to_string(dims[d]);
     // A component may go unread: a one-element local ignores its index.
-    line("[[maybe_unused]] const int64_t " + prefix + std::to_string(d) + " = " + e + ";");
+    line("[[maybe_unused]] const int64_t " + prefix + std::to_string(d) + " = " + parts[d] + ";");
   }
 }
 

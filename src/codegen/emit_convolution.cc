@@ -26,7 +26,8 @@ void Emitter::emitConvolution(const ir::Op& op) {
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   line(acc + " sum = 0;");
-  line("const int64_t group = o" + std::to_string(a.outFeature) + " / " +
+  // Unread when the lhs is a fused value that drops its feature dim.
+  line("[[maybe_unused]] const int64_t group = o" + std::to_string(a.outFeature) + " / " +
        std::to_string(groupOutputs) + ";");
   open("for (int64_t r = 0; r < " + std::to_string(windowElements) + "; ++r)");
   declareMultiIndex(a.sizes, "r", "w");
@@ -50,8 +51,8 @@ void Emitter::emitConvolution(const ir::Op& op) {
   rhsIdx[a.rhsInput] = "c";
   rhsIdx[a.rhsOutput] = "o" + std::to_string(a.outFeature);
   open("for (int64_t c = 0; c < " + std::to_string(groupInputs) + "; ++c)");
-  line("sum = sum + " + load(at(lhs, linear(lhs->type.dims, lhsIdx))) + " * " +
-       load(at(rhs, linear(rhs->type.dims, rhsIdx))) + ";");
+  line("sum = sum + " + load(at(lhs, ElementIndex{"", lhsIdx})) + " * " +
+       load(at(rhs, ElementIndex{"", rhsIdx})) + ";");
   close();
   close();
   line(at(out, "i") + " = " + (half ? "lf_convert<" + cType(t) + ">(sum)" : "sum") + ";");

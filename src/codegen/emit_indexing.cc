@@ -38,7 +38,7 @@ void Emitter::emitDynamicSlice(const ir::Op& op) {
          clampedIndex(scalar(start), start->type.dtype, in->type.dims[d] - sizes[d]) + ";");
     inIdx.push_back(idx("s", d) + " + " + idx("o", d));
   }
-  line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
+  line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
   close();
   endStage(op);
 }
@@ -63,7 +63,7 @@ void Emitter::emitDynamicUpdateSlice(const ir::Op& op) {
     declareStarts();
     std::vector<std::string> outIdx;
     for (int d = 0; d < in->type.rank(); ++d) outIdx.push_back(idx("s", d) + " + " + idx("w", d));
-    line(at(out, linear(out->type.dims, outIdx)) + " = " + at(update, "u") + ";");
+    line(at(out, ElementIndex{"", outIdx}) + " = " + at(update, "u") + ";");
     close();
     endStage(op);
     return;
@@ -81,7 +81,7 @@ void Emitter::emitDynamicUpdateSlice(const ir::Op& op) {
   }
   // Blocks, not a conditional expression: a fused operand's element is computed in its branch only.
   open("if (inside)");
-  line(at(out, "i") + " = " + at(update, linear(update->type.dims, updIdx)) + ";");
+  line(at(out, "i") + " = " + at(update, ElementIndex{"", updIdx}) + ";");
   close();
   open("else");
   line(at(out, "i") + " = " + at(in, "i") + ";");
@@ -111,7 +111,7 @@ void Emitter::emitGather(const ir::Op& op) {
     }
     int64_t d = a.startIndexMap[k];
     line(idx("p", d) + " = " +
-         clampedIndex(at(indices, linear(indices->type.dims, ix)), indices->type.dtype,
+         clampedIndex(at(indices, ElementIndex{"", ix}), indices->type.dtype,
                       opDims[d] - a.sliceSizes[d]) +
          ";");
   }
@@ -128,7 +128,7 @@ void Emitter::emitGather(const ir::Op& op) {
   }
   std::vector<std::string> pIdx;
   for (size_t d = 0; d < opDims.size(); ++d) pIdx.push_back(idx("p", d));
-  line(at(out, "i") + " = " + at(operand, linear(opDims, pIdx)) + ";");
+  line(at(out, "i") + " = " + at(operand, ElementIndex{"", pIdx}) + ";");
   close();
   endStage(op);
 }
@@ -165,7 +165,7 @@ void Emitter::emitScatter(const ir::Op& op) {
     for (int64_t j = 0; j < indices->type.rank(); ++j) {
       ix.push_back(j == a.indexVectorDim ? std::to_string(k) : idx("w", scatterDimOfIndicesDim(j)));
     }
-    std::string value = at(indices, linear(indices->type.dims, ix));
+    std::string value = at(indices, ElementIndex{"", ix});
     // An unsigned index past INT64_MAX must not wrap into range.
     if (indices->type.dtype == DType::U64) {
       value = "(" + value + " > (uint64_t)INT64_MAX ? (int64_t)-1 : (int64_t)" + value + ")";

@@ -6,6 +6,8 @@
 // vmapped threefry rounds (each value feeding two others, so not fusable into one expression)
 // becomes one loop this way; on a GPU each merge is one barrier less per iteration. (See
 // mergeStages for where it is on.)
+#include <cctype>
+
 #include "codegen/emitter.h"
 #include "support/environment.h"
 
@@ -34,11 +36,46 @@ void Emitter::emitMergeableStageBody(const ir::Op& op) {
 
 namespace {
 
-// A read at the loop's own index, or of one fixed element: what a vectorizing host compiler
-// handles. Anything else (i / 2, a transposed or dynamic index) is a gather.
+// Whether `text` names the identifier `id` (not as part of a longer one).
+bool mentions(const std::string& text, const std::string& id) {
+  auto isIdChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
+    bool before = at > 0 && isIdChar(text[at - 1]);
+    bool after = at + id.size() < text.size() && isIdChar(text[at + id.size()]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+bool balanced(const std::string& text) {
+  int depth = 0;
+  for (char c : text) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
+// A read at the loop's own index, or of one fixed element, or in a loop split into rows
+// (RowSplit) one that does not change along a row or steps with i_c, `<invariant> + (i_c)`: what a
+// vectorizing host compiler handles. Anything else (i / 2, a transposed or dynamic index) is a
+// gather.
 bool isContiguousRead(const std::string& index) {
   if (index == "i") return true;
-  return !index.empty() && index.find_first_not_of("0123456789") == std::string::npos;
+  if (index.empty() || mentions(index, "i")) return false;
+  if (!mentions(index, "i_c")) return true;
+  const std::string step = "(i_c)";
+  if (index.size() < step.size() || index.compare(index.size() - step.size(), step.size(), step)) {
+    return false;
+  }
+  std::string rest = index.substr(0, index.size() - step.size());
+  if (rest.empty()) return true;
+  const std::string plus = " + ";
+  if (rest.size() < plus.size() || rest.compare(rest.size() - plus.size(), plus.size(), plus)) {
+    return false;
+  }
+  rest.resize(rest.size() - plus.size());
+  return balanced(rest) && !mentions(rest, "i_c");
 }
 
 }  // namespace
@@ -57,7 +94,7 @@ void Emitter::emitMergeableStage(const ir::Op& op) {
   if (!mayJoin) {
     merged_ = MergedLoop{};
     merged_->n = n;
-    open("");
+    openParallelLoop(n, "i", rowLengthFor(op.result(0)->type.dims));
   }
   emitMergeableStageBody(op);
   if (!mayJoin) close();
@@ -85,7 +122,7 @@ void Emitter::emitMergeableStage(const ir::Op& op) {
     emitOp(op);
     return;
   }
-  openParallelLoop(n);
+  openParallelLoop(n, "i", rowLengthFor(op.result(0)->type.dims));
   merged_ = MergedLoop{};
   merged_->n = n;
   emitMergeableStageBody(op);

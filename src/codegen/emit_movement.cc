@@ -35,7 +35,7 @@ void Emitter::emitBroadcast(const ir::Op& op) {
   }
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o", used);
-  line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
+  line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
   close();
   endStage(op);
 }
@@ -48,7 +48,7 @@ void Emitter::emitTranspose(const ir::Op& op) {
   for (size_t d = 0; d < perm.size(); ++d) inIdx[perm[d]] = idx(static_cast<int>(d));
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
-  line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
+  line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
   close();
   endStage(op);
 }
@@ -66,7 +66,7 @@ void Emitter::emitSlice(const ir::Op& op) {
   }
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
-  line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
+  line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
   close();
   endStage(op);
 }
@@ -74,6 +74,10 @@ void Emitter::emitSlice(const ir::Op& op) {
 void Emitter::emitConcatenate(const ir::Op& op) {
   const ir::Value* out = op.result();
   int dim = static_cast<int>(op.attr<ir::ConcatenateAttrs>().dimension);
+  if (dim + 1 == out->type.rank() && rowLengthFor(out->type.dims) > 0) {
+    emitRowConcatenate(op);
+    return;
+  }
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   int64_t begin = 0;
@@ -87,7 +91,37 @@ void Emitter::emitConcatenate(const ir::Op& op) {
     std::string cond = idx(dim) + " < " + std::to_string(end);
     bool last = k + 1 == op.operands.size();
     open(k == 0 ? "if (" + cond + ")" : (last ? "else" : "else if (" + cond + ")"));
-    line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
+    line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
+    close();
+    begin = end;
+  }
+  close();
+  endStage(op);
+}
+
+// Along the last dim, in a loop split into rows (RowSplit): each row copies the operands' rows one
+// after the other, an inner loop each, so each is contiguous and vectorizes (a test per element
+// would keep GCC from it).
+void Emitter::emitRowConcatenate(const ir::Op& op) {
+  const ir::Value* out = op.result();
+  const int dim = out->type.rank() - 1;
+  const int64_t rowLength = out->type.dims.back();
+  const std::string c = std::to_string(rowLength);
+  open("for (int64_t i_r = LF_TID; i_r < " + std::to_string(out->type.numElements() / rowLength) +
+       "; i_r += LF_NTHREADS)");
+  int64_t begin = 0;
+  for (const ir::Value* in : op.operands) {
+    const int64_t end = begin + in->type.dims[dim];
+    open("for (int64_t i_c = " + std::to_string(begin) + "; i_c < " + std::to_string(end) +
+         "; ++i_c)");
+    rowSplits_.push_back({rowLength, fusedMemo_.size()});
+    line("[[maybe_unused]] const int64_t i = i_r * " + c + " + i_c;");
+    declareMultiIndex(out->type.dims, "i", "o");
+    std::vector<std::string> inIdx;
+    for (int d = 0; d < out->type.rank(); ++d) {
+      inIdx.push_back(d == dim ? "(" + idx(d) + " - " + std::to_string(begin) + ")" : idx(d));
+    }
+    line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
     close();
     begin = end;
   }
@@ -115,7 +149,7 @@ void Emitter::emitPad(const ir::Op& op) {
   }
   // Blocks, not a conditional expression: a fused operand's element is computed in its branch only.
   open("if (inside)");
-  line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
+  line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
   close();
   open("else");
   line(at(out, "i") + " = " + scalar(op.operands[1]) + ";");
@@ -134,7 +168,7 @@ void Emitter::emitReverse(const ir::Op& op) {
   }
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
-  line(at(out, "i") + " = " + at(in, linear(in->type.dims, inIdx)) + ";");
+  line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
   close();
   endStage(op);
 }

@@ -78,8 +78,12 @@ class Emitter {
   void line(const std::string& text);
   void open(const std::string& text);  // writes `text {` and indents
   void close(const std::string& suffix = "");
-  // Opens the SPMD loop `for (int64_t <var> = LF_TID; <var> < n; ...)`.
-  void openParallelLoop(int64_t n, const std::string& var = "i");
+  // Opens the SPMD loop `for (int64_t <var> = LF_TID; <var> < n; ...)`. With a row length (the
+  // result's last dimension), a CPU kernel of one thread opens it as two loops instead, rows
+  // outside and the row's elements inside, `i` then their linear index (see RowSplit).
+  void openParallelLoop(int64_t n, const std::string& var = "i", int64_t rowLength = 0);
+  // The row length the element loop over a value of `dims` splits into (0: a flat loop).
+  int64_t rowLengthFor(const std::vector<int64_t>& dims) const;
   // Opens the loop over the elements of `out`: split over the threads when `out` is in memory,
   // every element in every thread when it is a local (each thread keeps its own copy).
   void openElementLoop(const ir::Value* out, const std::string& var = "i");
@@ -100,6 +104,15 @@ class Emitter {
   // The element `index` of a fused value: emits its computation (and its fused operands') as
   // locals of the current block, once per block and index, and returns the local.
   std::string fusedElement(const ir::Value* v, const std::string& index);
+  // An element's index in its value: the linear (row-major) one, or one expression per dimension,
+  // or both. Index-only fused ops (broadcast, slice, transpose, ...) map the parts straight to
+  // their operand's, so a chain of them never splits an index it has just linearised.
+  struct ElementIndex {
+    std::string linear;              // empty: not known, linearise `parts`
+    std::vector<std::string> parts;  // empty: not known, split `linear`
+  };
+  std::string at(const ir::Value* v, const ElementIndex& index);
+  std::string fusedElement(const ir::Value* v, const ElementIndex& index);
   // The multi-index of the linear index `index` in `dims`, as expressions (size-1 dims, and dims
   // not marked in `used` when given, give "0").
   std::vector<std::string> splitIndex(const std::vector<int64_t>& dims, const std::string& index,
@@ -160,6 +173,7 @@ class Emitter {
   void emitTranspose(const ir::Op& op);
   void emitSlice(const ir::Op& op);
   void emitConcatenate(const ir::Op& op);
+  void emitRowConcatenate(const ir::Op& op);
   void emitPad(const ir::Op& op);
   void emitReverse(const ir::Op& op);
   void emitDynamicSlice(const ir::Op& op);  // emit_indexing.cc
@@ -210,6 +224,16 @@ class Emitter {
   // Fused elements already computed, per open block: (value, index) -> local.
   std::vector<std::unordered_map<std::string, std::string>> fusedMemo_{1};
   std::optional<MergedLoop> merged_;
+  // The element loop over i split into rows: `for (i_r ...) for (i_c = 0; i_c < rowLength; ...)`,
+  // i = i_r * rowLength + i_c. splitIndex writes the multi-index of i from i_r and i_c, so a
+  // broadcast row (a bias) reads b[i_c], contiguous in the inner loop, where a flat loop reads
+  // b[i % C], a gather that GCC cannot check for aliasing and so does not vectorize. One entry
+  // per open loop over i (rowLength 0: a flat one), with the block depth it was opened at.
+  struct RowSplit {
+    int64_t rowLength = 0;
+    size_t depth = 0;
+  };
+  std::vector<RowSplit> rowSplits_;
   std::vector<std::string> dotForms_;                  // noteDotForm
   std::vector<std::vector<std::string>> mergedLoops_;  // closed loops of two or more members
   std::optional<int64_t> mergeStages_;

@@ -82,6 +82,34 @@ ENTRY main.12 {
 }
 )";
 
+// A bias row read through a slice of its broadcast, then a concatenation along the last dim: on
+// the CPU the loops split into rows, so that the bias reads as b[i_c] and each operand of the
+// concatenation copies a contiguous run of the row (both vectorize); CUDA keeps one flat loop.
+constexpr const char* kBiasRows =
+    R"(HloModule bias_rows, entry_computation_layout={(f32[4,32]{1,0}, f32[32]{0}, f32[4,16]{1,0}, s32[])->f32[4,48]{1,0}}
+
+ENTRY main.9 {
+  x.1 = f32[4,32]{1,0} parameter(0)
+  b.2 = f32[32]{0} parameter(1)
+  y.3 = f32[4,16]{1,0} parameter(2)
+  start.4 = s32[] parameter(3)
+  rows.5 = f32[8,32]{1,0} broadcast(b.2), dimensions={1}
+  zero.6 = s32[] constant(0)
+  slice.7 = f32[4,32]{1,0} dynamic-slice(rows.5, start.4, zero.6), dynamic_slice_sizes={4,32}
+  add.8 = f32[4,32]{1,0} add(x.1, slice.7)
+  tanh.9 = f32[4,32]{1,0} tanh(add.8)
+  ROOT concatenate.10 = f32[4,48]{1,0} concatenate(tanh.9, y.3), dimensions={1}
+}
+)";
+
+TEST(EmitGolden, BiasRowsCpu) {
+  expectGolden("bias_rows_cpu.cc", kernelPart(emitHlo(kBiasRows, Target::Cpu).source));
+}
+
+TEST(EmitGolden, BiasRowsCuda) {
+  expectGolden("bias_rows_cuda.cu", kernelPart(emitHlo(kBiasRows, Target::Cuda).source));
+}
+
 TEST(EmitGolden, AxpyCpu) {
   EmittedKernel k = emitHlo(kAxpy, Target::Cpu);
   EXPECT_EQ(k.inputs.size(), 3u);
