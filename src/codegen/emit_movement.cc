@@ -7,6 +7,15 @@ namespace {
 
 std::string idx(int d) { return "o" + std::to_string(d); }
 
+// The index into the concatenation's operand that starts at `begin` along `dim`.
+std::vector<std::string> concatOperandIndex(int rank, int dim, int64_t begin) {
+  std::vector<std::string> inIdx;
+  for (int d = 0; d < rank; ++d) {
+    inIdx.push_back(d == dim ? "(" + idx(d) + " - " + std::to_string(begin) + ")" : idx(d));
+  }
+  return inIdx;
+}
+
 }  // namespace
 
 void Emitter::emitIota(const ir::Op& op) {
@@ -84,14 +93,11 @@ void Emitter::emitConcatenate(const ir::Op& op) {
   for (size_t k = 0; k < op.operands.size(); ++k) {
     const ir::Value* in = op.operands[k];
     int64_t end = begin + in->type.dims[dim];
-    std::vector<std::string> inIdx;
-    for (int d = 0; d < out->type.rank(); ++d) {
-      inIdx.push_back(d == dim ? "(" + idx(d) + " - " + std::to_string(begin) + ")" : idx(d));
-    }
     std::string cond = idx(dim) + " < " + std::to_string(end);
     bool last = k + 1 == op.operands.size();
     open(k == 0 ? "if (" + cond + ")" : (last ? "else" : "else if (" + cond + ")"));
-    line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
+    line(at(out, "i") + " = " +
+         at(in, ElementIndex{"", concatOperandIndex(out->type.rank(), dim, begin)}) + ";");
     close();
     begin = end;
   }
@@ -117,11 +123,8 @@ void Emitter::emitRowConcatenate(const ir::Op& op) {
     rowSplits_.push_back({rowLength, fusedMemo_.size()});
     line("[[maybe_unused]] const int64_t i = i_r * " + c + " + i_c;");
     declareMultiIndex(out->type.dims, "i", "o");
-    std::vector<std::string> inIdx;
-    for (int d = 0; d < out->type.rank(); ++d) {
-      inIdx.push_back(d == dim ? "(" + idx(d) + " - " + std::to_string(begin) + ")" : idx(d));
-    }
-    line(at(out, "i") + " = " + at(in, ElementIndex{"", inIdx}) + ";");
+    line(at(out, "i") + " = " +
+         at(in, ElementIndex{"", concatOperandIndex(out->type.rank(), dim, begin)}) + ";");
     close();
     begin = end;
   }
