@@ -90,4 +90,43 @@ inline DotForm dotForm(const ir::Op& op, int64_t lhsFree) {
   return f;
 }
 
+// The vector type of the CPU's register tiles (lf_cpu_vector.h) for elements of type t.
+inline std::string vectorType(DType t, int vectorBytes) {
+  const bool f64 = t == DType::F64;
+  return std::string(f64 ? "lf_vf64x" : "lf_vf32x") + std::to_string(vectorBytes / (f64 ? 8 : 4));
+}
+
+// The register tile of one vector width (the dot's and the convolution's): 2 vectors of results
+// per row where the columns fill them, else 1; 8 rows (6 with two 32-byte vectors: AVX2 has 16
+// registers), at most the rows there are. Columns narrower than a 64-byte vector use 32-byte ones
+// even where 64-byte ones exist.
+struct TileShape {
+  int vectorBytes;
+  int64_t lanes, vectors, rows;
+};
+
+inline TileShape tileShape(int64_t cols, int64_t rows, int64_t elementBytes, int widestBytes) {
+  const int vectorBytes = cols * elementBytes < widestBytes ? 32 : widestBytes;
+  const int64_t lanes = vectorBytes / elementBytes;
+  const int64_t vectors = cols >= 2 * lanes ? 2 : 1;
+  return {vectorBytes, lanes, vectors,
+          std::min<int64_t>(rows, vectorBytes == 32 && vectors == 2 ? 6 : 8)};
+}
+
+// The nests of tiles of shape t that cover rows x cols: whole tiles, then the last columns of
+// every row of tiles, the last rows of every column of tiles, and the corner. `nest` gets (rows
+// per tile, first row, tiles along the rows, columns per tile, first column, tiles along the
+// columns); whole tiles are width = vectors * lanes columns apart.
+template <class Nest>
+void forEachTileNest(const TileShape& t, int64_t rows, int64_t cols, Nest nest) {
+  const int64_t width = t.vectors * t.lanes;
+  const int64_t fullCols = cols / width * width, fullRows = rows / t.rows * t.rows;
+  nest(t.rows, 0, rows / t.rows, width, 0, cols / width);
+  if (cols > fullCols) nest(t.rows, 0, rows / t.rows, cols - fullCols, fullCols, 1);
+  if (rows > fullRows) nest(rows - fullRows, fullRows, 1, width, 0, cols / width);
+  if (rows > fullRows && cols > fullCols) {
+    nest(rows - fullRows, fullRows, 1, cols - fullCols, fullCols, 1);
+  }
+}
+
 }  // namespace lf::codegen::dot

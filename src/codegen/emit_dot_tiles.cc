@@ -45,34 +45,17 @@ using dot::contains;
 using dot::DotForm;
 using dot::dotForm;
 using dot::dotOperandIndex;
+using dot::forEachTileNest;
 using dot::product;
+using dot::TileShape;
+using dot::tileShape;
+using dot::vectorType;
 
 std::string num(int64_t n) { return std::to_string(n); }
 
 // Scalar tiles: at most this many columns, and 16 accumulators (as many rows as fit, up to 8).
 constexpr int64_t kMaxScalarTileCols = 8;
 constexpr int64_t kScalarTileAccumulators = 16;
-
-std::string vectorType(DType t, int vectorBytes) {
-  const bool f64 = t == DType::F64;
-  return std::string(f64 ? "lf_vf64x" : "lf_vf32x") + num(vectorBytes / (f64 ? 8 : 4));
-}
-
-// The tile of one variant: 2 vectors of results per row where the columns fill them, else 1; 8
-// rows (6 with two 32-byte vectors: AVX2 has 16 registers), at most the rows there are. Columns
-// narrower than a 64-byte vector use 32-byte ones even where 64-byte ones exist.
-struct TileShape {
-  int vectorBytes;
-  int64_t lanes, vectors, rows;
-};
-
-TileShape tileShape(int64_t cols, int64_t rows, int64_t elementBytes, int widestBytes) {
-  const int vectorBytes = cols * elementBytes < widestBytes ? 32 : widestBytes;
-  const int64_t lanes = vectorBytes / elementBytes;
-  const int64_t vectors = cols >= 2 * lanes ? 2 : 1;
-  return {vectorBytes, lanes, vectors,
-          std::min<int64_t>(rows, vectorBytes == 32 && vectors == 2 ? 6 : 8)};
-}
 
 int64_t rowsPerBatch(const DotForm& f) {
   return product({f.rowDims.begin() + f.batch, f.rowDims.end()});
@@ -154,22 +137,13 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
   }
   auto variant = [&](int widest) {
     const TileShape t = tileShape(cols, rows, elementBytes, widest);
-    const int vectorBytes = t.vectorBytes;
-    const int64_t lanes = t.lanes, tileRows = t.rows, width = t.vectors * t.lanes;
-    const int64_t fullCols = cols / width * width, fullRows = rows / tileRows * tileRows;
-    auto nest = [&](int64_t tileRowCount, int64_t rowBase, int64_t rowTiles, int64_t tileCols,
-                    int64_t colBase, int64_t colTiles) {
-      emitDotTileNest(op, lhsFree,
-                      {vectorBytes, lanes, tileRowCount, rowBase, rowTiles, tileCols, width,
-                       colBase, colTiles, packed});
-    };
-    nest(tileRows, 0, rows / tileRows, width, 0, cols / width);
-    // The last columns in every row tile, the last rows in every column tile, and the corner.
-    if (cols > fullCols) nest(tileRows, 0, rows / tileRows, cols - fullCols, fullCols, 1);
-    if (rows > fullRows) nest(rows - fullRows, fullRows, 1, width, 0, cols / width);
-    if (rows > fullRows && cols > fullCols) {
-      nest(rows - fullRows, fullRows, 1, cols - fullCols, fullCols, 1);
-    }
+    forEachTileNest(t, rows, cols,
+                    [&](int64_t tileRows, int64_t rowBase, int64_t rowTiles, int64_t tileCols,
+                        int64_t colBase, int64_t colTiles) {
+                      emitDotTileNest(op, lhsFree,
+                                      {t.vectorBytes, t.lanes, tileRows, rowBase, rowTiles,
+                                       tileCols, t.vectors * t.lanes, colBase, colTiles, packed});
+                    });
   };
   auto shapeOf = [&](int widest) {
     const TileShape t = tileShape(cols, rows, elementBytes, widest);

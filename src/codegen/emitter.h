@@ -58,7 +58,8 @@ struct BatchLayout {
   int64_t scratchPerSlot = 0;     // bytes of scratch each group (CUDA) or thread (CPU) owns
 };
 
-struct DotTileNest;  // emit_dot_tiles.cc
+struct DotTileNest;          // emit_dot_tiles.cc
+struct ConvolutionTileNest;  // emit_convolution_tiles.cc
 // Whether a dot runs as the CPU's register tiles of vectors, reading the rhs in place or from a
 // transposed copy, or of scalars for a few columns (emit_dot_tiles.cc).
 enum class DotTiling : uint8_t { None, InPlace, Packed, Scalar };
@@ -194,10 +195,20 @@ class Emitter {
   void emitReduceWindow(const ir::Op& op);
   void emitSort(const ir::Op& op);  // emit_sort.cc
   void copyMatrix(const ir::Value* to, const ir::Value* from, const std::string& base,
-                  int64_t elements);               // emit_linalg.cc
-  void emitCholesky(const ir::Op& op);             // emit_linalg.cc
-  void emitTriangularSolve(const ir::Op& op);      // emit_linalg.cc
-  void emitConvolution(const ir::Op& op);          // emit_convolution.cc
+                  int64_t elements);           // emit_linalg.cc
+  void emitCholesky(const ir::Op& op);         // emit_linalg.cc
+  void emitTriangularSolve(const ir::Op& op);  // emit_linalg.cc
+  void emitConvolution(const ir::Op& op);      // emit_convolution.cc
+  // The lhs index of output element outIdx at window position w0, w1, ... (declared): declares
+  // the position p<suffix>_<d> in the padded, dilated lhs, the flag `valid` (an lhs element is
+  // there) and the index x<suffix>_<d> read (0 where not valid). The feature dim is left empty.
+  std::vector<std::string> convolutionWindowIndex(const ir::Op& op,
+                                                  const std::vector<std::string>& outIdx,
+                                                  const std::string& suffix,
+                                                  const std::string& valid);
+  bool convolutionTiled(const ir::Op& op) const;  // emit_convolution_tiles.cc
+  void emitConvolutionTiles(const ir::Op& op);
+  void emitConvolutionTileNest(const ir::Op& op, const ConvolutionTileNest& nest);
   void emitLu(const ir::Op& op);                   // emit_linalg.cc
   void emitPivotsToPermutation(const ir::Op& op);  // emit_linalg.cc
   void emitReshape(const ir::Op& op);

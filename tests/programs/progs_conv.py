@@ -40,7 +40,10 @@ def conv_forms(x, w, y, dw, s):
         out = lax.conv_general_dilated(
             x[:1], w, (2, 2), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")
         )
-        return jnp.sum(jnp.tanh(out))
+        # A quarter: the input gradient's elements cancel (some end near 1e-3 from terms near 1,
+        # where JAX's own f32 result is 7e-7 from the exact one), so at full scale f32's atol of
+        # 1e-6 would measure the summation order; a quarter keeps the test on the indices.
+        return 0.25 * jnp.sum(jnp.tanh(out))
 
     gx, gw = jax.grad(loss, argnums=(0, 1))(x, w)
     return same, depthwise, transposed, smooth, gx, gw

@@ -1,0 +1,145 @@
+// The CPU's convolution forms (register tiles of pixels x features, vector and scalar; the element
+// loop), against the chain every form must sum: window positions in row-major order outer, input
+// features inner, one fma each, a position in the padding or between dilated lhs elements adding
+// fma(0, w, acc). Every bit must match, in both vector widths.
+#include <cmath>
+#include <string>
+
+#include "runtime/cpu_program_builder.h"
+
+namespace lf::testing {
+namespace {
+
+using K = ir::OpKind;
+
+// An NHWC-style convolution (features last in the lhs, the kernel [window..., in, out] and the
+// result) of `spatial` dims, one feature group.
+struct ConvCase {
+  DType dtype;
+  int64_t batch;
+  std::vector<int64_t> in, window;
+  int64_t inFeatures, outFeatures;
+  std::vector<int64_t> strides, padLow, padHigh, lhsDilation, rhsDilation;
+};
+
+std::vector<int64_t> outSpatial(const ConvCase& c) {
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < c.in.size(); ++d) {
+    const int64_t dilatedIn = (c.in[d] - 1) * c.lhsDilation[d] + 1;
+    const int64_t dilatedWindow = (c.window[d] - 1) * c.rhsDilation[d] + 1;
+    out.push_back((dilatedIn + c.padLow[d] + c.padHigh[d] - dilatedWindow) / c.strides[d] + 1);
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> convolutionByFmaChains(const ConvCase& c, const std::vector<T>& x,
+                                      const std::vector<T>& w) {
+  const std::vector<int64_t> os = outSpatial(c);
+  const size_t n = c.in.size();
+  int64_t pixels = 1, windowElements = 1;
+  for (int64_t s : os) pixels *= s;
+  for (int64_t s : c.window) windowElements *= s;
+  int64_t inPixels = 1;
+  for (int64_t s : c.in) inPixels *= s;
+  std::vector<T> out(c.batch * pixels * c.outFeatures);
+  for (int64_t b = 0; b < c.batch; ++b)
+    for (int64_t q = 0; q < pixels; ++q)
+      for (int64_t f = 0; f < c.outFeatures; ++f) {
+        std::vector<int64_t> o(n);
+        for (size_t d = n, rest = q; d-- > 0;) o[d] = rest % os[d], rest /= os[d];
+        T acc = 0;
+        for (int64_t r = 0; r < windowElements; ++r) {
+          std::vector<int64_t> k(n);
+          for (size_t d = n, rest = r; d-- > 0;) k[d] = rest % c.window[d], rest /= c.window[d];
+          bool valid = true;
+          int64_t inPixel = 0;
+          for (size_t d = 0; d < n; ++d) {
+            const int64_t p = o[d] * c.strides[d] + k[d] * c.rhsDilation[d] - c.padLow[d];
+            valid = valid && p >= 0 && p % c.lhsDilation[d] == 0 && p / c.lhsDilation[d] < c.in[d];
+            inPixel = inPixel * c.in[d] + (valid ? p / c.lhsDilation[d] : 0);
+          }
+          for (int64_t ci = 0; ci < c.inFeatures; ++ci) {
+            const T l = valid ? x[(b * inPixels + inPixel) * c.inFeatures + ci] : T(0);
+            acc = std::fma(l, w[(r * c.inFeatures + ci) * c.outFeatures + f], acc);
+          }
+        }
+        out[(b * pixels + q) * c.outFeatures + f] = acc;
+      }
+  return out;
+}
+
+template <class T>
+void expectTiledConvolution(const ConvCase& c, bool narrowVectors) {
+  const size_t n = c.in.size();
+  std::vector<int64_t> ld = {c.batch}, rd = c.window, od = {c.batch};
+  ld.insert(ld.end(), c.in.begin(), c.in.end());
+  ld.push_back(c.inFeatures);
+  rd.insert(rd.end(), {c.inFeatures, c.outFeatures});
+  const std::vector<int64_t> os = outSpatial(c);
+  od.insert(od.end(), os.begin(), os.end());
+  od.push_back(c.outFeatures);
+  ir::ConvolutionAttrs a;
+  a.lhsBatch = 0, a.lhsFeature = static_cast<int64_t>(n) + 1;
+  a.rhsInput = static_cast<int64_t>(n), a.rhsOutput = static_cast<int64_t>(n) + 1;
+  a.outBatch = 0, a.outFeature = static_cast<int64_t>(n) + 1;
+  for (size_t d = 0; d < n; ++d) {
+    a.lhsSpatial.push_back(static_cast<int64_t>(d) + 1);
+    a.rhsSpatial.push_back(static_cast<int64_t>(d));
+    a.outSpatial.push_back(static_cast<int64_t>(d) + 1);
+  }
+  a.sizes = c.window, a.strides = c.strides, a.padLow = c.padLow, a.padHigh = c.padHigh;
+  a.lhsDilation = c.lhsDilation, a.rhsDilation = c.rhsDilation;
+  ProgramBuilder b;
+  ir::Value* x = b.param(type(c.dtype, ld), "x");
+  ir::Value* w = b.param(type(c.dtype, rd), "w");
+  b.output(b.op1(K::Convolution, {x, w}, type(c.dtype, od), a));
+  codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
+  ASSERT_NE(k.source.find("// convolution tiles of "), std::string::npos) << "not the tiles";
+  if (narrowVectors) {  // the 32-byte (AVX2) variant, whatever this host has
+    const std::string wide = "#if LF_CPU_VECTOR_BYTES == 64";
+    for (size_t at = k.source.find(wide); at != std::string::npos; at = k.source.find(wide, at))
+      k.source.replace(at, wide.size(), "#if 0");
+  }
+  int64_t lsize = 1, rsize = 1;
+  for (int64_t d : ld) lsize *= d;
+  for (int64_t d : rd) rsize *= d;
+  std::vector<T> lv(lsize), rv(rsize);
+  for (size_t i = 0; i < lv.size(); ++i) lv[i] = T(0.37) * T((i * 7) % 23) - T(3.1);
+  for (size_t i = 0; i < rv.size(); ++i) rv[i] = T(0.11) * T((i * 5) % 19) - T(0.9);
+  auto exe = runtime::Executable::compileCpu(k, testCompileOptions());
+  auto out = exe->run({array<T>(c.dtype, ld, lv), array<T>(c.dtype, rd, rv)});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<T> got = values<T>(out[0]), want = convolutionByFmaChains(c, lv, rv);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "element " << i;
+}
+
+// SAME padding with whole and leftover tiles of pixels and features; stride, asymmetric padding
+// and window dilation; a transposed convolution (lhs dilation); fewer features than a vector
+// (masked vectors or scalar tiles), one feature (scalar tiles); f64; a 1-D convolution.
+TEST(CpuConvolution, RegisterTilesSumTheElementLoopsChain) {
+  const ConvCase cases[] = {
+      {DType::F32, 2, {7, 9}, {3, 3}, 3, 20, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
+      {DType::F32, 1, {11, 8}, {3, 2}, 4, 8, {2, 1}, {2, 0}, {1, 1}, {1, 1}, {2, 1}},
+      {DType::F32, 2, {5, 5}, {3, 3}, 6, 5, {1, 1}, {1, 1}, {2, 2}, {2, 2}, {1, 1}},
+      {DType::F32, 3, {6, 6}, {3, 3}, 40, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
+      {DType::F32, 2, {8, 8}, {3, 3}, 8, 1, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
+      {DType::F64, 1, {6, 7}, {2, 3}, 5, 6, {1, 2}, {0, 1}, {1, 0}, {1, 1}, {1, 1}},
+      {DType::F32, 2, {30}, {5}, 2, 33, {1}, {2}, {2}, {1}, {1}},
+  };
+  for (const ConvCase& c : cases) {
+    for (bool narrow : {false, true}) {
+      SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " " + std::to_string(c.in.size()) +
+                   "-D, features " + std::to_string(c.inFeatures) + " -> " +
+                   std::to_string(c.outFeatures) + (narrow ? ", 32-byte vectors" : ""));
+      if (c.dtype == DType::F32)
+        expectTiledConvolution<float>(c, narrow);
+      else
+        expectTiledConvolution<double>(c, narrow);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lf::testing
