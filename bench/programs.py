@@ -22,7 +22,9 @@ from workloads import Case
 @dataclasses.dataclass(frozen=True)
 class Benchmark:
     name: str  # unique, "<group>/<variant>", used by --only and in the result files
-    group: str  # the program: seed, scan_matmul, rk4, hmc, gru, grad_scan, nuts, diffrax
+    group: (
+        str  # the program: seed, scan_matmul, rk4, hmc, gru, grad_scan, conv_sampler, nuts, diffrax
+    )
     build: Callable[[], Case]
     iterations: int  # loop trips per call: time per iteration = time per call / iterations
     batch: int = 1  # independent chains (vmap), 1 for none
@@ -151,6 +153,19 @@ def _grad_scan(steps: int, hidden: int) -> Benchmark:
     )
 
 
+def _conv_sampler(steps: int, batch: int, size: int, channels: int, hidden: int) -> Benchmark:
+    return Benchmark(
+        name=f"conv_sampler/n{steps}/{batch}x{size}x{size}x{channels}/h{hidden}",
+        group="conv_sampler",
+        build=lambda: workloads.conv_sampler_case(steps, batch, size, channels, hidden),
+        iterations=steps,
+        batch=batch,
+        params={"convolutions": "3x3 SAME, NHWC", "channels": [channels, hidden, channels]},
+        # Each step's convolutions sum 36 and 288 products in an order of their own (XLA's GEMM's).
+        tolerance=(1e-4, 1e-4),
+    )
+
+
 def _nuts(chains: int, steps: int, split_inside: bool = False) -> Benchmark:
     return Benchmark(
         # split_inside: the chains' keys come from jax.random.split inside the function.
@@ -200,6 +215,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _hmc(chains=8, transitions=10, leapfrog=2),
             _gru(steps=20, hidden=8, batch=2),
             _grad_scan(steps=20, hidden=4),
+            _conv_sampler(steps=2, batch=2, size=8, channels=1, hidden=4),
         ]
     else:
         scan_shape = (8, 128, 128) if platform == "cpu" else (512, 1024, 1024)
@@ -208,6 +224,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _hmc(chains=1000, transitions=250, leapfrog=4),
             _gru(steps=1000, hidden=128, batch=32),
             _grad_scan(steps=1000, hidden=16),
+            _conv_sampler(steps=20, batch=8, size=32, channels=4, hidden=32),
         ]
     scans = [_scan_matmul(scan_shape, v) for v in ("scan", "unrolled", "unroll4")]
     headline, other_seeds = seed_suite(quick)

@@ -151,6 +151,33 @@ def gru_case(steps: int, hidden: int, batch: int, inputs: int = 32) -> Case:
     return Case(gru, (params, xs, h0))
 
 
+# --- a diffusion-style sampler: a convolutional denoiser in a loop ----------------------------
+
+
+def conv_sampler_case(steps: int, batch: int, size: int, channels: int, hidden: int) -> Case:
+    """`steps` updates x <- x - 0.05 eps(x, t) + 0.02 noise, eps two 3x3 convolutions (NHWC)."""
+    k_x, k_1, k_2 = jax.random.split(jax.random.PRNGKey(11), 3)
+    x = jax.random.normal(k_x, (batch, size, size, channels))
+    w1 = 0.3 * jax.random.normal(k_1, (3, 3, channels, hidden))
+    w2 = 0.3 * jax.random.normal(k_2, (3, 3, hidden, channels))
+    dn = ("NHWC", "HWIO", "NHWC")
+
+    def sampler(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:
+        def eps(x: jax.Array, t: jax.Array) -> jax.Array:
+            h = jax.nn.gelu(lax.conv_general_dilated(x, w1, (1, 1), "SAME", dimension_numbers=dn))
+            return lax.conv_general_dilated(h * (1.0 + t), w2, (1, 1), "SAME", dimension_numbers=dn)
+
+        def step(i: jax.Array, carry: tuple[jax.Array, jax.Array]) -> tuple[jax.Array, jax.Array]:
+            x, key = carry
+            key, sub = jax.random.split(key)
+            t = 1.0 - i.astype(jnp.float32) / steps
+            return x - 0.05 * eps(x, t) + 0.02 * jax.random.normal(sub, x.shape), key
+
+        return lax.fori_loop(0, steps, step, (x, jax.random.key(0)))[0]
+
+    return Case(sampler, (x, w1, w2))
+
+
 # --- the gradient of a scan ----------------------------------------------------------------------
 
 
