@@ -158,8 +158,10 @@ def conv_sampler_case(steps: int, batch: int, size: int, channels: int, hidden: 
     """`steps` updates x <- x - 0.05 eps(x, t) + 0.02 noise, eps two 3x3 convolutions (NHWC)."""
     k_x, k_1, k_2 = jax.random.split(jax.random.PRNGKey(11), 3)
     x = jax.random.normal(k_x, (batch, size, size, channels))
-    w1 = 0.3 * jax.random.normal(k_1, (3, 3, channels, hidden))
-    w2 = 0.3 * jax.random.normal(k_2, (3, 3, hidden, channels))
+    # Weights scaled by 1/sqrt(fan-in), as a trained denoiser's are, so that x stays of order 1
+    # (with larger ones the iteration diverges and measures f32 rounding, not the convolutions).
+    w1 = (9 * channels) ** -0.5 * jax.random.normal(k_1, (3, 3, channels, hidden))
+    w2 = (9 * hidden) ** -0.5 * jax.random.normal(k_2, (3, 3, hidden, channels))
     dn = ("NHWC", "HWIO", "NHWC")
 
     def sampler(x: jax.Array, w1: jax.Array, w2: jax.Array) -> jax.Array:

@@ -45,7 +45,8 @@ void Emitter::emitConvolution(const ir::Op& op) {
   open("for (int64_t c = 0; c < " + std::to_string(groupInputs) + "; ++c)");
   const std::string l = dot::asAccumulator(lhs, acc, at(lhs, ElementIndex{"", lhsIdx}));
   const std::string w = dot::asAccumulator(rhs, acc, at(rhs, ElementIndex{"", rhsIdx}));
-  line("const " + cType(acc) + " l = ok ? " + l + " : (" + cType(acc) + ")0;");
+  line("const " + cType(acc) + " e = " + l + ";");  // a load, then a select (not a branch)
+  line("const " + cType(acc) + " l = ok ? e : (" + cType(acc) + ")0;");
   line("sum = " + dot::multiplyAccumulate(acc, "sum", "l", w) + ";");
   close();
   close();

@@ -149,30 +149,50 @@ void Emitter::emitConvolutionTileNest(const ir::Op& op, const ConvolutionTileNes
     lhsIdx.push_back(convolutionWindowIndex(op, outIdx[p], num(p), "ok" + num(p)));
     lhsIdx.back()[a.lhsFeature] = "c";
   }
-  open("for (int64_t c = 0; c < " + num(rhs->type.dims[a.rhsInput]) + "; ++c)");
   std::vector<std::string> rhsIdx(rhs->type.rank());
   for (size_t d = 0; d < a.rhsSpatial.size(); ++d) rhsIdx[a.rhsSpatial[d]] = "w" + num(d);
   rhsIdx[a.rhsInput] = "c";
   rhsIdx[a.rhsOutput] = "col0";
-  line("const " + elem + "* rp = &" + at(rhs, ElementIndex{"", rhsIdx}) + ";");
-  for (int64_t v = 0; v < parts; ++v) {
-    const std::string ptr = "rp + " + num(v * nest.lanes);
-    std::string load = scalar ? "rp[" + num(v) + "]"
-                       : v + 1 < parts || lastLanes == nest.lanes
-                           ? "lf_vload<" + vec + ">(" + ptr + ")"
-                           : "lf_vload_first<" + vec + ">(" + ptr + ", " + num(lastLanes) + ")";
-    line("const " + vec + " r" + num(v) + " = " + load + ";");
-  }
-  for (int64_t p = 0; p < nest.pixels; ++p) {
-    open("");
-    line("const " + elem + " l = ok" + num(p) + " ? " + at(lhs, ElementIndex{"", lhsIdx[p]}) +
-         " : (" + elem + ")0;");
+  // The loop over input features, twice: where every pixel of the tile has an lhs element at this
+  // window position (inside the image: most tiles), reading it straight into the fma; else with
+  // a select of 0 for the pixels that have none. The element is read before the select (at the
+  // clamped position): a load inside the conditional expression is a branch, as GCC does not
+  // speculate a load it cannot prove in bounds.
+  auto featureLoop = [&](bool checked) {
+    open("for (int64_t c = 0; c < " + num(rhs->type.dims[a.rhsInput]) + "; ++c)");
+    line("const " + elem + "* rp = &" + at(rhs, ElementIndex{"", rhsIdx}) + ";");
     for (int64_t v = 0; v < parts; ++v) {
-      line(acc(p, v) + " = " + (scalar ? "lf_fma" : "lf_vfma") + "(l, r" + num(v) + ", " +
-           acc(p, v) + ");");
+      const std::string ptr = "rp + " + num(v * nest.lanes);
+      std::string load = scalar ? "rp[" + num(v) + "]"
+                         : v + 1 < parts || lastLanes == nest.lanes
+                             ? "lf_vload<" + vec + ">(" + ptr + ")"
+                             : "lf_vload_first<" + vec + ">(" + ptr + ", " + num(lastLanes) + ")";
+      line("const " + vec + " r" + num(v) + " = " + load + ";");
+    }
+    for (int64_t p = 0; p < nest.pixels; ++p) {
+      open("");
+      const std::string e = at(lhs, ElementIndex{"", lhsIdx[p]});
+      if (checked) {
+        line("const " + elem + " e = " + e + ";");
+        line("const " + elem + " l = ok" + num(p) + " ? e : (" + elem + ")0;");
+      } else {
+        line("const " + elem + " l = " + e + ";");
+      }
+      for (int64_t v = 0; v < parts; ++v) {
+        line(acc(p, v) + " = " + (scalar ? "lf_fma" : "lf_vfma") + "(l, r" + num(v) + ", " +
+             acc(p, v) + ");");
+      }
+      close();
     }
     close();
-  }
+  };
+  std::string inside = "ok0";
+  for (int64_t p = 1; p < nest.pixels; ++p) inside += " && ok" + num(p);
+  open("if (" + inside + ")");
+  featureLoop(false);
+  close();
+  open("else");
+  featureLoop(true);
   close();
   close();
   for (int64_t p = 0; p < nest.pixels; ++p) {
