@@ -118,11 +118,7 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
   } else {
     ASSERT_NE(k.source.find("rows from row 0"), std::string::npos) << "not the scalar tiles";
   }
-  if (narrowVectors) {  // the 32-byte (AVX2) variant, whatever this host has
-    const std::string wide = "#if LF_CPU_VECTOR_BYTES == 64";
-    for (size_t at = k.source.find(wide); at != std::string::npos; at = k.source.find(wide, at))
-      k.source.replace(at, wide.size(), "#if 0");
-  }
+  if (narrowVectors) useNarrowVectors(k);
   std::vector<T> lv(c.batch * c.m1 * c.m2 * c.k), rv(c.batch * c.k * c.n1 * c.n2);
   for (size_t i = 0; i < lv.size(); ++i) lv[i] = T(0.37) * T((i * 7) % 23) - T(3.1);
   for (size_t i = 0; i < rv.size(); ++i) rv[i] = T(0.11) * T((i * 5) % 19) - T(0.9);

@@ -96,11 +96,7 @@ void expectTiledConvolution(const ConvCase& c, bool narrowVectors) {
   b.output(b.op1(K::Convolution, {x, w}, type(c.dtype, od), a));
   codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
   ASSERT_NE(k.source.find("// convolution tiles of "), std::string::npos) << "not the tiles";
-  if (narrowVectors) {  // the 32-byte (AVX2) variant, whatever this host has
-    const std::string wide = "#if LF_CPU_VECTOR_BYTES == 64";
-    for (size_t at = k.source.find(wide); at != std::string::npos; at = k.source.find(wide, at))
-      k.source.replace(at, wide.size(), "#if 0");
-  }
+  if (narrowVectors) useNarrowVectors(k);
   int64_t lsize = 1, rsize = 1;
   for (int64_t d : ld) lsize *= d;
   for (int64_t d : rd) rsize *= d;

@@ -127,6 +127,14 @@ inline runtime::CompileOptions testCompileOptions() {
   return o;
 }
 
+// Makes the emitted CPU register tiles take their 32-byte (AVX2) variant whatever the host has:
+// the `#if LF_CPU_VECTOR_BYTES == 64` of each tiled stage becomes `#if 0`.
+inline void useNarrowVectors(codegen::EmittedKernel& k) {
+  const std::string wide = "#if LF_CPU_VECTOR_BYTES == 64";
+  for (size_t at = k.source.find(wide); at != std::string::npos; at = k.source.find(wide, at))
+    k.source.replace(at, wide.size(), "#if 0");
+}
+
 // Verifies, emits for the CPU, compiles (through a cache in the build dir) and runs.
 inline std::vector<runtime::HostArray> runCpu(const ir::Program& program,
                                               const std::vector<runtime::HostArray>& inputs) {
