@@ -16,14 +16,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory for one test.
-std::string freshDir(const std::string& name) {
-  std::string dir =
-      std::string(LF_BINARY_DIR) + "/cache-test-" + name + "-" + std::to_string(getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+// A fresh directory for one test, removed when the test ends (pass or fail).
+struct FreshDir {
+  explicit FreshDir(const std::string& name)
+      : path(std::string(LF_BINARY_DIR) + "/cache-test-" + name + "-" + std::to_string(getpid())) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~FreshDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  FreshDir(const FreshDir&) = delete;
+  FreshDir& operator=(const FreshDir&) = delete;
+  const std::string path;
+};
 
 ir::Program addOne() {
   ProgramBuilder b("add_one");
@@ -42,7 +49,8 @@ int countLines(const std::string& path) {
 }
 
 TEST(CacheCompile, SecondCompileRunsNoCompiler) {
-  std::string dir = freshDir("hit");
+  const FreshDir fresh("hit");
+  const std::string& dir = fresh.path;
   std::string script = dir + "/counting-cxx.sh";
   std::string count = dir + "/compiles";
   {
@@ -119,7 +127,8 @@ TEST(CacheCompile, DirectoryFollowsOptionsThenEnvironment) {
 }
 
 TEST(CacheCompile, TwoProcessesCompilingAtOnceBothSucceed) {
-  std::string dir = freshDir("race");
+  const FreshDir fresh("race");
+  const std::string& dir = fresh.path;
   ir::Program program = addOne();
   codegen::EmittedKernel kernel = codegen::emit(program, codegen::Target::Cpu);
   runtime::CompileOptions options;
