@@ -106,7 +106,8 @@ std::string Emitter::fusedElement(const ir::Value* v, const ElementIndex& index)
       std::vector<std::string> inIdx;
       size_t o = 0;
       for (int64_t d : in->type.dims) {
-        while (outDims[o] == 1 && d != 1) ++o;
+        // (d first: after the last non-unit dim, o may be past outDims' end.)
+        while (d != 1 && outDims[o] == 1) ++o;
         inIdx.push_back(d == 1 ? "0" : index.parts[o++]);
       }
       result = at(in, ElementIndex{"", inIdx});
