@@ -119,9 +119,8 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
     ASSERT_NE(k.source.find("rows from row 0"), std::string::npos) << "not the scalar tiles";
   }
   if (narrowVectors) useNarrowVectors(k);
-  std::vector<T> lv(c.batch * c.m1 * c.m2 * c.k), rv(c.batch * c.k * c.n1 * c.n2);
-  for (size_t i = 0; i < lv.size(); ++i) lv[i] = T(0.37) * T((i * 7) % 23) - T(3.1);
-  for (size_t i = 0; i < rv.size(); ++i) rv[i] = T(0.11) * T((i * 5) % 19) - T(0.9);
+  const std::vector<T> lv = lhsTestValues<T>(c.batch * c.m1 * c.m2 * c.k),
+                       rv = rhsTestValues<T>(c.batch * c.k * c.n1 * c.n2);
   auto exe = runtime::Executable::compileCpu(k, testCompileOptions());
   auto out = exe->run({array<T>(c.dtype, ld, lv), array<T>(c.dtype, rd, rv)});
   ASSERT_EQ(out.size(), 1u);

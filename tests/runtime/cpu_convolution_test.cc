@@ -100,9 +100,7 @@ void expectTiledConvolution(const ConvCase& c, bool narrowVectors) {
   int64_t lsize = 1, rsize = 1;
   for (int64_t d : ld) lsize *= d;
   for (int64_t d : rd) rsize *= d;
-  std::vector<T> lv(lsize), rv(rsize);
-  for (size_t i = 0; i < lv.size(); ++i) lv[i] = T(0.37) * T((i * 7) % 23) - T(3.1);
-  for (size_t i = 0; i < rv.size(); ++i) rv[i] = T(0.11) * T((i * 5) % 19) - T(0.9);
+  const std::vector<T> lv = lhsTestValues<T>(lsize), rv = rhsTestValues<T>(rsize);
   auto exe = runtime::Executable::compileCpu(k, testCompileOptions());
   auto out = exe->run({array<T>(c.dtype, ld, lv), array<T>(c.dtype, rd, rv)});
   ASSERT_EQ(out.size(), 1u);

@@ -127,6 +127,21 @@ inline runtime::CompileOptions testCompileOptions() {
   return o;
 }
 
+// Inputs of the register tiles' bit-exactness tests: values of both signs that vary along the
+// array, the same on every run (the lhs and the rhs of a dot or a convolution differ).
+template <class T>
+std::vector<T> lhsTestValues(size_t n) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = T(0.37) * T((i * 7) % 23) - T(3.1);
+  return v;
+}
+template <class T>
+std::vector<T> rhsTestValues(size_t n) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = T(0.11) * T((i * 5) % 19) - T(0.9);
+  return v;
+}
+
 // Makes the emitted CPU register tiles take their 32-byte (AVX2) variant whatever the host has:
 // the `#if LF_CPU_VECTOR_BYTES == 64` of each tiled stage becomes `#if 0`.
 inline void useNarrowVectors(codegen::EmittedKernel& k) {
