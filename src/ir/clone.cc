@@ -34,6 +34,14 @@ Value* lookup(const ValueMap& map, Value* v) {
   return v;
 }
 
+void countUses(const Region& region, UseCounts& uses) {
+  for (const auto& op : region.ops) {
+    for (const Value* v : op->operands) ++uses[v];
+    for (const auto& sub : op->regions) countUses(*sub, uses);
+  }
+  for (const Value* y : region.yields) ++uses[y];
+}
+
 void replaceUses(Region& region, const ValueMap& map) {
   for (auto& op : region.ops) {
     for (Value*& v : op->operands) v = lookup(map, v);

@@ -21,6 +21,11 @@ std::unique_ptr<Op> cloneOp(const Op& op, ValueMap& map, Region* parent);
 // `map[v]`, followed through chains (a replacement may itself have been replaced); `v` when absent.
 Value* lookup(const ValueMap& map, Value* v);
 
+// How many times each value is used: as an operand of an op in `region` or in the regions nested
+// in it, or as a yield of one of them.
+using UseCounts = std::unordered_map<const Value*, int>;
+void countUses(const Region& region, UseCounts& uses);
+
 // Rewrites every operand and yield in `region` and the regions nested in it through `map`.
 void replaceUses(Region& region, const ValueMap& map);
 

@@ -4,19 +4,12 @@
 #include <unordered_map>
 
 #include "ir/clone.h"
+#include "passes/fold.h"
 
 namespace lf::passes {
 namespace {
 
 using K = ir::OpKind;
-
-void countUses(const ir::Region& region, std::unordered_map<const ir::Value*, int>& uses) {
-  for (const auto& op : region.ops) {
-    for (const ir::Value* v : op->operands) ++uses[v];
-    for (const auto& sub : op->regions) countUses(*sub, uses);
-  }
-  for (const ir::Value* y : region.yields) ++uses[y];
-}
 
 // True when every element of `v` is one value: a broadcast or reshape of a single element, or a
 // constant whose elements are all equal. Such a value is loop-invariant in XLA's element loop.
@@ -37,22 +30,6 @@ bool sameForEveryElement(const ir::Value* v) {
   return true;
 }
 
-// True when XLA's constant folding (HloConstantFolding, which runs before fusion) computes `v`:
-// it depends on constants and iotas only, through ops without regions. (XLA does not fold a
-// broadcast or an iota on its own, so as not to grow constants, but it evaluates them inside the
-// ops it folds.) Such a multiply reaches LLVM as a constant, so it never fuses.
-bool foldedByXla(const ir::Value* v, std::unordered_map<const ir::Value*, bool>& memo) {
-  if (v->def == nullptr) return false;
-  if (v->def->kind == K::Constant || v->def->kind == K::Iota) return true;
-  auto hit = memo.find(v);
-  if (hit != memo.end()) return hit->second;
-  const ir::Op& op = *v->def;
-  bool folded = op.regions.empty() && op.kind != K::Threefry2x32;
-  for (const ir::Value* operand : op.operands) folded = folded && foldedByXla(operand, memo);
-  memo[v] = folded;
-  return folded;
-}
-
 // An operand of the add or subtract being contracted, with its negations folded away.
 struct Term {
   ir::Value* value;
@@ -63,7 +40,7 @@ struct Term {
 
 class Contractor {
  public:
-  explicit Contractor(ir::Program& program) { countUses(program.body, uses_); }
+  explicit Contractor(ir::Program& program) { ir::countUses(program.body, uses_); }
 
   void region(ir::Region& r) {
     auto visit = [this](std::unique_ptr<ir::Op>& op, std::vector<std::unique_ptr<ir::Op>>& kept,
@@ -162,8 +139,8 @@ class Contractor {
     return nullptr;
   }
 
-  std::unordered_map<const ir::Value*, int> uses_;
-  std::unordered_map<const ir::Value*, bool> folded_;
+  ir::UseCounts uses_;
+  FoldedByXla folded_;
   ir::ValueMap replaced_;
   std::vector<std::unique_ptr<ir::Op>> removed_;
 };

@@ -308,4 +308,16 @@ std::optional<std::vector<uint8_t>> foldConstantOp(
   return out;
 }
 
+bool foldedByXla(const ir::Value* v, FoldedByXla& memo) {
+  if (v->def == nullptr) return false;
+  if (v->def->kind == K::Constant || v->def->kind == K::Iota) return true;
+  auto hit = memo.find(v);
+  if (hit != memo.end()) return hit->second;
+  const ir::Op& op = *v->def;
+  bool folded = op.regions.empty() && op.kind != K::Threefry2x32;
+  for (const ir::Value* operand : op.operands) folded = folded && foldedByXla(operand, memo);
+  memo[v] = folded;
+  return folded;
+}
+
 }  // namespace lf::passes

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/ir.h"
@@ -34,5 +35,14 @@ std::optional<uint64_t> evalElement(const ir::Op& op, DType operandType,
 // fold is exact and allowed (see above); nullopt otherwise.
 std::optional<std::vector<uint8_t>> foldConstantOp(
     const ir::Op& op, const std::vector<const std::vector<uint8_t>*>& operandBytes);
+
+// True when XLA's constant folding (HloConstantFolding, which runs before fusion and before the
+// algebraic simplifier's rewrites reach it) computes `v`: it depends on constants and iotas only,
+// through ops without regions. (XLA does not fold a broadcast or an iota on its own, so as not to
+// grow constants, but it evaluates them inside the ops it folds.) Such a value reaches LLVM as a
+// constant: a multiply of it never fuses into an add (contract.h), a division of it is never
+// rewritten (divide.h). `memo` caches the answers of one walk.
+using FoldedByXla = std::unordered_map<const ir::Value*, bool>;
+bool foldedByXla(const ir::Value* v, FoldedByXla& memo);
 
 }  // namespace lf::passes

@@ -7,6 +7,7 @@
 #include "passes/contract.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
+#include "passes/divide.h"
 #include "passes/dot_layout.h"
 #include "passes/host_callbacks.h"
 #include "passes/licm.h"
@@ -37,9 +38,13 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   // Multiply-add contraction comes last, when every use count is final, and a last DCE drops the
   // multiplies it absorbed. Then matrix-vector products in loops read a transposed copy of their
   // loop-invariant matrix (after LICM and unrolling, which decide what is invariant and in a loop).
-  // Host callbacks go first: no other pass knows them.
+  // Host callbacks go first: no other pass knows them. XLA's division rewrites come before CSE,
+  // whose merged broadcasts would change the use counts they depend on, and after a DCE that
+  // drops the ops simplify left unused (passes/divide.h).
   run("host-callbacks", lowerHostCallbacks);
   run("simplify", simplify);
+  run("dce", eliminateDeadCode);
+  run("divide", rewriteDivides);
   run("cse", eliminateCommonSubexpressions);
   run("licm", hoistLoopInvariants);
   run("unroll", unrollSmallLoops);

@@ -88,6 +88,8 @@ ir::Value* neutralOperand(const ir::Op& op) {
       return integral || floating ? dropNeutral(op, 0, false) : nullptr;
     case K::Multiply:
       return integral || floating ? dropNeutral(op, oneBits(t), true) : nullptr;
+    case K::Divide:
+      return integral || floating ? dropNeutral(op, oneBits(t), false) : nullptr;
     case K::Or:
     case K::Xor:
       return dropNeutral(op, 0, true);

@@ -70,6 +70,10 @@ std::vector<std::string> hostCompilerFlags(const std::string& source) {
                                     "-shared",           "-fno-strict-aliasing",
                                     "-fno-fast-math",    "-fno-trapping-math",
                                     "-ffp-contract=off", "-fopenmp"};
+#if defined(__x86_64__)
+  // XLA:CPU refines its rsqrt estimate once on AMD, twice on Intel (lf_xla_math.h).
+  if (__builtin_cpu_is("amd")) flags.push_back("-DLF_X86_AMD=1");
+#endif
   if (source.size() > kLargeKernelBytes) {
     flags.insert(flags.end(), {"--param", "max-completely-peeled-insns=40", "--param",
                                "max-completely-peel-times=4"});

@@ -353,7 +353,17 @@ LF_FLOAT_UNARY(lf_exponential_minus_one, expm1f(x), expm1(x))
 LF_FLOAT_UNARY(lf_log, LF_LOG_F32(x), log(x))
 LF_FLOAT_UNARY(lf_log_plus_one, LF_LOG1P_F32(x), LF_LOG1P_F64(x))
 LF_FLOAT_UNARY(lf_sqrt, sqrtf(x), sqrt(x))
-LF_FLOAT_UNARY(lf_rsqrt, 1.0f / sqrtf(x), 1.0 / sqrt(x))
+#if defined(LF_XLA_RSQRT_F32)
+#define LF_RSQRT_F32(x) lf_xla_rsqrt_f32(x)
+#else
+#define LF_RSQRT_F32(x) (1.0f / sqrtf(x))
+#endif
+#if defined(LF_XLA_RSQRT_F64)
+#define LF_RSQRT_F64(x) lf_xla_rsqrt_f64(x)
+#else
+#define LF_RSQRT_F64(x) (1.0 / sqrt(x))
+#endif
+LF_FLOAT_UNARY(lf_rsqrt, LF_RSQRT_F32(x), LF_RSQRT_F64(x))
 LF_FLOAT_UNARY(lf_cbrt, cbrtf(x), cbrt(x))
 LF_FLOAT_UNARY(lf_logistic, 1.0f / (1.0f + LF_EXP_F32(-x)), 1.0 / (1.0 + LF_EXP_F64(-x)))
 LF_FLOAT_UNARY(lf_sine, sinf(x), sin(x))

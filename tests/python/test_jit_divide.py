@@ -1,0 +1,77 @@
+"""Divisions through lf.jit: XLA:CPU's reciprocal rewrites, bit for bit.
+
+XLA's algebraic simplifier turns many divisions into multiplications before any code is
+emitted (src/passes/divide.h): x / broadcast(s) is x * broadcast(1 / s), x / 3.0 is
+x * (1 / 3.0), x / sqrt(y) is x * rsqrt(y), (a / b) / c is a / (b * c). Each changes the last
+bit of a third or more of the results, so softmax, means and normalizations differ from
+jax.jit unless loopfuse rewrites the same divisions. The oracle is jax.jit on the same inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import loopfuse as lf
+from conftest import requires_core
+
+pytestmark = requires_core
+
+CONSTANT = np.random.default_rng(7).uniform(0.5, 2.0, 20_000)
+
+
+def rows(x: jax.Array) -> jax.Array:
+    return x.reshape(100, 200)
+
+
+def invariant_divisor(a: jax.Array, b: jax.Array) -> jax.Array:
+    # The divisor is a loop-invariant carry: passed through the loop, it has a second use, so
+    # XLA keeps the division.
+    s = jnp.max(b)
+    return jax.lax.fori_loop(0, 3, lambda i, x: x / s + 1.0, a)
+
+
+CASES: dict[str, Callable[..., jax.Array]] = {
+    "a/b": lambda a, b, c, d: a / b,
+    "a/b[0]": lambda a, b, c, d: a / b[0],
+    "a/max(b)+c": lambda a, b, c, d: a / jnp.max(b) + c,
+    "a/3": lambda a, b, c, d: a / 3.0,
+    "a/3+c": lambda a, b, c, d: a / 3.0 + c,
+    "a/K": lambda a, b, c, d: a / jnp.asarray(CONSTANT, a.dtype),
+    "mean(rows)": lambda a, b, c, d: jnp.mean(rows(a)[:, :8], axis=1),
+    "a/max(b)": lambda a, b, c, d: a / jnp.max(b),
+    "tanh(a)/max(b)": lambda a, b, c, d: jnp.tanh(a) / jnp.max(b),
+    "rows/max(cols)": lambda a, b, c, d: rows(a) / jnp.max(rows(b), axis=0),
+    "a/sqrt(max(b))": lambda a, b, c, d: a / jnp.sqrt(jnp.max(b)),
+    "rows/sqrt(max(rows))": lambda a, b, c, d: rows(a)
+    / jnp.sqrt(jnp.max(rows(b), axis=1, keepdims=True)),
+    "a/sqrt(b)": lambda a, b, c, d: a / jnp.sqrt(b),
+    "a/rsqrt(b)": lambda a, b, c, d: a / jax.lax.rsqrt(b),
+    "a/b**c": lambda a, b, c, d: a / b**c,
+    "(a/b)/c": lambda a, b, c, d: (a / b) / c,
+    "a/(b/c)": lambda a, b, c, d: a / (b / c),
+    "(a/b)/(c/d)": lambda a, b, c, d: (a / b) / (c / d),
+    "(a>1)/max(b)": lambda a, b, c, d: (a > 1.0).astype(a.dtype) / jnp.max(b),
+    "a/s+c/s": lambda a, b, c, d: (lambda s: a / s + c / s)(jnp.max(b)),
+    "loop x/max(x)": lambda a, b, c, d: jax.lax.fori_loop(0, 3, lambda i, x: x / jnp.max(x), a),
+    "loop x/s": lambda a, b, c, d: invariant_divisor(a, b),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_division_bits_equal_jax(name: str, dtype: type) -> None:
+    rng = np.random.default_rng(13)
+    args = [rng.uniform(0.5, 2.0, 20_000).astype(dtype) for _ in range(4)]
+    with jax.enable_x64(dtype == np.float64):
+        fun = CASES[name]
+        expected = np.asarray(jax.jit(fun)(*args))
+        actual = np.asarray(lf.jit(fun, fallback="error")(*args))
+    assert actual.dtype == expected.dtype
+    bits = f"u{expected.itemsize}"
+    differ = int(np.sum(actual.view(bits) != expected.view(bits)))
+    assert differ == 0, f"{name}: {differ} of {expected.size} values differ from jax.jit"
