@@ -14,6 +14,21 @@ using K = ir::OpKind;
 
 bool isKind(const ir::Value* v, K kind) { return v->def != nullptr && v->def->kind == kind; }
 
+// A reshape, or a broadcast that only reorders nothing and adds nothing: the same elements in
+// the same order.
+bool changesOnlyShape(const ir::Value* v) {
+  if (isKind(v, K::Reshape)) return true;
+  if (!isKind(v, K::Broadcast) ||
+      v->def->operands[0]->type.numElements() != v->type.numElements()) {
+    return false;
+  }
+  const auto& dims = v->def->attr<ir::BroadcastAttrs>().dimensions;
+  for (size_t i = 1; i < dims.size(); ++i) {
+    if (dims[i] <= dims[i - 1]) return false;
+  }
+  return true;
+}
+
 // 1 / x for one element of a float type, rounded once: the quotient is rounded to double, then
 // to the type, and a double has more than twice the digits of f32, so the second rounding never
 // moves the result (XLA computes 1 / x in the type itself, or for f16/bf16 in f32; same result).
@@ -102,12 +117,13 @@ class DivideRewriter {
       ir::Value* negated = make(K::Negate, {exponent}, exponent->type);
       return make(K::Multiply, {a, make(K::Power, {base, negated}, type)}, type);
     }
-    // A / sqrt(B) -> A * rsqrt(B) and A / rsqrt(B) -> A * sqrt(B), through reshapes that XLA
-    // would have moved below the sqrt (each of them used once, too).
+    // A / sqrt(B) -> A * rsqrt(B) and A / rsqrt(B) -> A * sqrt(B), through the reshapes (and
+    // broadcasts that change nothing) of JAX's broadcast_in_dim, which XLA's simplifier takes
+    // apart before it reaches the divide (each of them used once, too).
     std::vector<const ir::Op*> reshapes;
     const ir::Value* root = b;
     bool userCounted = counted;
-    while (isKind(root, K::Reshape) && onlyUse(root, userCounted)) {
+    while (changesOnlyShape(root) && onlyUse(root, userCounted)) {
       reshapes.push_back(root->def);
       userCounted = isCounted(root->def);
       root = root->def->operands[0];
@@ -126,7 +142,8 @@ class DivideRewriter {
       released();
       return make(K::Multiply, {a, reciprocalOfConstant(b)}, type);
     }
-    if (isKind(b, K::Broadcast) && onlyUse(bd->operands[0], isCounted(bd))) {
+    if (isKind(b, K::Broadcast) && !changesOnlyShape(b) &&
+        onlyUse(bd->operands[0], isCounted(bd))) {
       // A / broadcast(B) -> A * broadcast(1 / B). B's only use is the broadcast, which stays
       // alive when something else uses it too.
       ir::Value* x = bd->operands[0];
@@ -230,6 +247,10 @@ class DivideRewriter {
 
 }  // namespace
 
-void rewriteDivides(ir::Program& program) { DivideRewriter(program).region(program.body); }
+void rewriteDivides(ir::Program& program) {
+  if (program.divisionsRewritten) return;
+  DivideRewriter(program).region(program.body);
+  program.divisionsRewritten = true;
+}
 
 }  // namespace lf::passes

@@ -17,11 +17,12 @@
 //     A / (B / C) -> (A * C) / B.
 // A divide of constants only is left as it is: XLA's constant folding computes it first.
 // "No other use" counts uses as they are when the divide is reached, with the ops that earlier
-// rewrites left unused no longer counted, as in XLA. That is why the pass runs before CSE: XLA's
-// first simplifier run sees JAX's HLO, where two divisions by one scalar broadcast it twice (and
-// then neither is rewritten). A division by a loop-invariant value that the loop passes through
-// stays a division (the pass-through is a second use), as in XLA.
-//
+// rewrites left unused no longer counted, as in XLA, in the program as JAX wrote it: the pass
+// runs before simplify and CSE. That decides which divisions by a broadcast are rewritten, as
+// measured against jax.jit: JAX broadcasts a scalar s straight to the divisor's shape, so
+// x / s is rewritten only when s has no other use (a loop that passes s through, or two
+// divisions by s, keep dividing), while it broadcasts a vector v through a reshape made for that
+// division alone, so x / v[:, None] is always rewritten.
 // Left out: XLA's fast-math rules (exp(A) / exp(B), A / exp(B): off in JAX) and
 // convert(pred) / broadcast(s) -> broadcast(1 / s) * convert(pred), which gives the same bits.
 // XLA:GPU does not make the broadcast rule; the CUDA kernel follows XLA:CPU (results on the GPU
@@ -32,6 +33,7 @@
 
 namespace lf::passes {
 
+// Once per program: sets Program::divisionsRewritten, and does nothing when it is set.
 void rewriteDivides(ir::Program& program);
 
 }  // namespace lf::passes

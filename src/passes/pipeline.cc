@@ -9,6 +9,7 @@
 #include "passes/dce.h"
 #include "passes/divide.h"
 #include "passes/dot_layout.h"
+#include "passes/excess_precision.h"
 #include "passes/host_callbacks.h"
 #include "passes/licm.h"
 #include "passes/simplify.h"
@@ -35,22 +36,24 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   // constants CSE could not merge across sibling regions) out of loops; unrolling copies the
   // hoisted-from bodies, and its straight-line copies give the second simplify and CSE constant
   // loop counters and repeated subexpressions to fold; DCE removes everything left unused.
-  // Multiply-add contraction comes last, when every use count is final, and a last DCE drops the
+  // bf16 results converted to f32 keep their f32 bits (passes/excess_precision.h), then
+  // multiply-add contraction comes last, when every use count is final, and a last DCE drops the
   // multiplies it absorbed. Then matrix-vector products in loops read a transposed copy of their
   // loop-invariant matrix (after LICM and unrolling, which decide what is invariant and in a loop).
-  // Host callbacks go first: no other pass knows them. XLA's division rewrites come before CSE,
-  // whose merged broadcasts would change the use counts they depend on, and after a DCE that
-  // drops the ops simplify left unused (passes/divide.h).
+  // Host callbacks go first: no other pass knows them. XLA's division rewrites come next, on the
+  // program as JAX wrote it (after a DCE): they depend on use counts that simplify and CSE would
+  // change (passes/divide.h).
   run("host-callbacks", lowerHostCallbacks);
-  run("simplify", simplify);
   run("dce", eliminateDeadCode);
   run("divide", rewriteDivides);
+  run("simplify", simplify);
   run("cse", eliminateCommonSubexpressions);
   run("licm", hoistLoopInvariants);
   run("unroll", unrollSmallLoops);
   run("simplify", simplify);
   run("cse", eliminateCommonSubexpressions);
   run("dce", eliminateDeadCode);
+  run("excess-precision", keepExcessPrecision);
   run("contract", contractMultiplyAdd);
   run("dce", eliminateDeadCode);
   run("dot-layout", transposeInvariantMatrixVectorProducts);

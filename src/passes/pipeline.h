@@ -8,7 +8,7 @@
 namespace lf::passes {
 
 // Called after each pass with the pass's name ("host-callbacks", "simplify", "divide", "cse",
-// "licm", "unroll", "dce", "contract").
+// "licm", "unroll", "dce", "excess-precision", "contract", "dot-layout").
 using AfterPass = std::function<void(const char* passName, const ir::Program& program)>;
 
 // Runs every pass in order. With LOOPFUSE_DUMP=after-all in the environment, prints the IR after

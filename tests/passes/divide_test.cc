@@ -182,3 +182,53 @@ ENTRY main {
 
 }  // namespace
 }  // namespace lf::passes::testing
+
+namespace lf::passes::testing {
+namespace {
+
+// JAX broadcasts a vector divisor through reshapes made for that division alone: the reshape's
+// one use decides, not the vector's, and the sqrt under the reshapes becomes an rsqrt.
+TEST(Divide, AVectorDivisorBroadcastThroughItsOwnReshapeIsRewritten) {
+  EXPECT_EQ(afterPass(R"(HloModule m
+ENTRY main {
+  x = f32[2,3] parameter(0)
+  v = f32[2] parameter(1)
+  r = f32[2,1] reshape(v)
+  same = f32[2,1] broadcast(r), dimensions={0,1}
+  back = f32[2] reshape(same)
+  b = f32[2,3] broadcast(back), dimensions={0}
+  d = f32[2,3] divide(x, b)
+  w = f32[2] sqrt(v)
+  rw = f32[2,1] reshape(w)
+  sw = f32[2,1] broadcast(rw), dimensions={0,1}
+  bw = f32[2] reshape(sw)
+  b2 = f32[2,3] broadcast(bw), dimensions={0}
+  e = f32[2,3] divide(x, b2)
+  ROOT out = (f32[2,3], f32[2,3], f32[2]) tuple(d, e, v)
+})",
+                      rewriteDivides),
+            R"(program m(%0: f32[2,3], %1: f32[2]) -> (f32[2,3], f32[2,3], f32[2]) {
+  %2 = reshape(%1) : f32[2,1]
+  %3 = broadcast(%2) dimensions={0,1} : f32[2,1]
+  %4 = reshape(%3) : f32[2]
+  %5 = constant(1) : f32[]
+  %6 = broadcast(%5) dimensions={} : f32[2]
+  %7 = divide(%6, %4) : f32[2]
+  %8 = broadcast(%7) dimensions={0} : f32[2,3]
+  %9 = multiply(%0, %8) : f32[2,3]
+  %10 = constant(1) : f32[]
+  %11 = broadcast(%10) dimensions={} : f32[2]
+  %12 = rsqrt(%1) : f32[2]
+  %13 = reshape(%12) : f32[2,1]
+  %14 = reshape(%13) : f32[2,1]
+  %15 = reshape(%14) : f32[2]
+  %16 = multiply(%11, %15) : f32[2]
+  %17 = broadcast(%16) dimensions={0} : f32[2,3]
+  %18 = multiply(%0, %17) : f32[2,3]
+  return %9, %18, %1
+}
+)");
+}
+
+}  // namespace
+}  // namespace lf::passes::testing

@@ -59,6 +59,10 @@ CASES: dict[str, Callable[..., jax.Array]] = {
     "a/s+c/s": lambda a, b, c, d: (lambda s: a / s + c / s)(jnp.max(b)),
     "loop x/max(x)": lambda a, b, c, d: jax.lax.fori_loop(0, 3, lambda i, x: x / jnp.max(x), a),
     "loop x/s": lambda a, b, c, d: invariant_divisor(a, b),
+    # A scalar divisor with another use stays a division; a vector's is rewritten anyway (JAX
+    # broadcasts it through a reshape of its own: src/passes/divide.h).
+    "a/s+s": lambda a, b, c, d: (lambda s: a / s + s)(jnp.max(b)),
+    "rows/v+v": lambda a, b, c, d: (lambda v: rows(a) / v[:, None] + v[:, None])(b[:100]),
 }
 
 
@@ -75,3 +79,24 @@ def test_division_bits_equal_jax(name: str, dtype: type) -> None:
     bits = f"u{expected.itemsize}"
     differ = int(np.sum(actual.view(bits) != expected.view(bits)))
     assert differ == 0, f"{name}: {differ} of {expected.size} values differ from jax.jit"
+
+
+def test_vmapped_chains_divide_as_xla(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The batch stage compiles one group of chains as a program of its own and runs the passes
+    # on it again, after CSE merged JAX's two broadcasts of s: the divisions keep the forms
+    # that the whole program's run gave them (x / s and y / s stay divisions).
+    monkeypatch.setenv("LOOPFUSE_BATCH", "on")
+
+    def chain(x: jax.Array, s: jax.Array) -> jax.Array:
+        return jax.lax.fori_loop(0, 5, lambda i, y: y / jnp.max(y) + y / s + x / s, x)
+
+    rng = np.random.default_rng(17)
+    x = rng.uniform(0.5, 2.0, (64, 200)).astype(np.float32)
+    s = rng.uniform(0.5, 2.0, 64).astype(np.float32)
+    fun = jax.vmap(chain)
+    lowered = lf.jit(fun, fallback="error").lower(x, s)
+    assert "group" in lowered.explain()
+    expected = np.asarray(jax.jit(fun)(x, s))
+    actual = np.asarray(lf.jit(fun, fallback="error")(x, s))
+    differ = int(np.sum(actual.view(np.uint32) != expected.view(np.uint32)))
+    assert differ == 0, f"{differ} of {expected.size} values differ from jax.jit"
