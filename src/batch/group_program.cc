@@ -162,7 +162,7 @@ std::unique_ptr<ir::Program> groupProgram(const ir::Program& program, const Mapp
   out->name = program.name;
   out->outputNames = program.outputNames;
   out->hostCallbacks = program.hostCallbacks;
-  out->divisionsRewritten = program.divisionsRewritten;
+  out->importedFormPassesRun = program.importedFormPassesRun;
   std::vector<Value*> args;
   for (size_t i = 0; i < program.body.args.size(); ++i) {
     const Value* arg = program.body.args[i].get();

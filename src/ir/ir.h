@@ -351,9 +351,10 @@ struct Program {
   // 1-based index here of the first one it reached (the run's other outputs are then meaningless;
   // the caller runs the program with XLA instead).
   std::vector<HostCallbackSite> hostCallbacks;
-  // Set by passes/divide.h once XLA's division rewrites are made: they apply to the program as
-  // JAX wrote it, so a second run of the passes (on a batch group's program) skips them.
-  bool divisionsRewritten = false;
+  // Set by passes/pipeline.h once the passes that read the program as JAX wrote it (divide,
+  // excess-precision) have run: a second run of the pipeline, on a batch group's program made
+  // from the first run's result, skips them.
+  bool importedFormPassesRun = false;
 };
 
 // Checks types, operand counts, attribute ranges and dominance. Empty when valid.

@@ -247,10 +247,6 @@ class DivideRewriter {
 
 }  // namespace
 
-void rewriteDivides(ir::Program& program) {
-  if (program.divisionsRewritten) return;
-  DivideRewriter(program).region(program.body);
-  program.divisionsRewritten = true;
-}
+void rewriteDivides(ir::Program& program) { DivideRewriter(program).region(program.body); }
 
 }  // namespace lf::passes

@@ -33,7 +33,6 @@
 
 namespace lf::passes {
 
-// Once per program: sets Program::divisionsRewritten, and does nothing when it is set.
 void rewriteDivides(ir::Program& program);
 
 }  // namespace lf::passes

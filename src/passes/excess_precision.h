@@ -18,8 +18,10 @@
 //
 // This pass rewrites, in every region, convert_f32(op_bf16(x, ...)) into
 // op_f32(convert_f32(x), ...) for each elementwise float op (the converts of bf16 inputs are
-// exact); the bf16 op stays for its other uses. Before multiply-add contraction: an f32 multiply
-// made here fuses into its add, as it does in XLA once the converts are gone.
+// exact); the bf16 op stays for its other uses. It runs early, before loops are unrolled: a
+// convert of a loop's bf16 result reads the loop, not the op that the last unrolled copy ends
+// with, and rounds. Before multiply-add contraction too: an f32 multiply made here fuses into
+// its add, as it does in XLA once the converts are gone.
 #pragma once
 
 #include "ir/ir.h"

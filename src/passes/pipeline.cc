@@ -36,16 +36,21 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   // constants CSE could not merge across sibling regions) out of loops; unrolling copies the
   // hoisted-from bodies, and its straight-line copies give the second simplify and CSE constant
   // loop counters and repeated subexpressions to fold; DCE removes everything left unused.
-  // bf16 results converted to f32 keep their f32 bits (passes/excess_precision.h), then
-  // multiply-add contraction comes last, when every use count is final, and a last DCE drops the
+  // Multiply-add contraction comes last, when every use count is final, and a last DCE drops the
   // multiplies it absorbed. Then matrix-vector products in loops read a transposed copy of their
   // loop-invariant matrix (after LICM and unrolling, which decide what is invariant and in a loop).
   // Host callbacks go first: no other pass knows them. XLA's division rewrites come next, on the
   // program as JAX wrote it (after a DCE): they depend on use counts that simplify and CSE would
-  // change (passes/divide.h).
+  // change (passes/divide.h). So does bf16's excess precision, which applies where a convert
+  // reads a bf16 op in the program as XLA sees it, loops not unrolled
+  // (passes/excess_precision.h). Both run once per program (Program::importedFormPassesRun).
   run("host-callbacks", lowerHostCallbacks);
   run("dce", eliminateDeadCode);
-  run("divide", rewriteDivides);
+  if (!program.importedFormPassesRun) {
+    run("divide", rewriteDivides);
+    run("excess-precision", keepExcessPrecision);
+    program.importedFormPassesRun = true;
+  }
   run("simplify", simplify);
   run("cse", eliminateCommonSubexpressions);
   run("licm", hoistLoopInvariants);
@@ -53,7 +58,6 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   run("simplify", simplify);
   run("cse", eliminateCommonSubexpressions);
   run("dce", eliminateDeadCode);
-  run("excess-precision", keepExcessPrecision);
   run("contract", contractMultiplyAdd);
   run("dce", eliminateDeadCode);
   run("dot-layout", transposeInvariantMatrixVectorProducts);
