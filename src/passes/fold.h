@@ -36,8 +36,9 @@ std::optional<uint64_t> evalElement(const ir::Op& op, DType operandType,
 std::optional<std::vector<uint8_t>> foldConstantOp(
     const ir::Op& op, const std::vector<const std::vector<uint8_t>*>& operandBytes);
 
-// True when XLA's constant folding (HloConstantFolding, which runs before fusion and before the
-// algebraic simplifier's rewrites reach it) computes `v`: it depends on constants and iotas only,
+// True when XLA's constant folding (HloConstantFolding, which runs before fusion) computes `v`, as
+// written (jax.random.gamma's (1/3) / sqrt(d) of a constant d folds as a division, not as the
+// algebraic simplifier's (1/3) * rsqrt(d)): it depends on constants and iotas only,
 // through ops without regions. (XLA does not fold a broadcast or an iota on its own, so as not to
 // grow constants, but it evaluates them inside the ops it folds.) Such a value reaches LLVM as a
 // constant: a multiply of it never fuses into an add (contract.h), a division of it is never
