@@ -69,6 +69,17 @@ def assert_close(actual: Any, expected: Any, *, what: str = "output", scale: flo
             np.testing.assert_array_equal(a, e, err_msg=label)
 
 
+def assert_same_bits(actual: Any, expected: Any, what: str) -> None:
+    """Same dtype and shape, and every element's bits equal (floats included: NaN payloads too)."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    assert a.dtype == e.dtype and a.shape == e.shape, (
+        f"{what}: {a.dtype}{a.shape} != {e.dtype}{e.shape}"
+    )
+    bits = f"u{e.itemsize}"
+    differ = int(np.sum(a.view(bits) != e.view(bits)))
+    assert differ == 0, f"{what}: {differ} of {e.size} values differ from jax.jit"
+
+
 def corpus_programs() -> dict[str, Any]:
     """The corpus registry (tests/programs/registry.py) with every progs_*.py module loaded."""
     if str(PROGRAMS_DIR) not in sys.path:

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import loopfuse as lf
-from conftest import requires_core
+from conftest import assert_same_bits, requires_core
 
 pytestmark = requires_core
 
@@ -65,10 +65,7 @@ def test_multiply_add_bits_equal_jax(name: str, dtype: type) -> None:
         fun = CASES[name]
         expected = np.asarray(jax.jit(fun)(*args))
         actual = np.asarray(lf.jit(fun, fallback="error")(*args))
-    assert actual.dtype == expected.dtype
-    bits = f"u{expected.itemsize}"
-    differ = int(np.sum(actual.view(bits) != expected.view(bits)))
-    assert differ == 0, f"{name}: {differ} of {expected.size} values differ from jax.jit"
+    assert_same_bits(actual, expected, name)
 
 
 def test_a_scan_carry_update_is_fused_every_step() -> None:
@@ -100,6 +97,4 @@ def test_samplers_equal_jax_random_bits(name: str, x64: bool) -> None:
         key = jax.random.key(3)
         expected = np.asarray(jax.jit(SAMPLERS[name])(key))
         actual = np.asarray(lf.jit(SAMPLERS[name], fallback="error")(key))
-    bits = f"u{expected.itemsize}"
-    differ = int(np.sum(actual.view(bits) != expected.view(bits)))
-    assert differ == 0, f"{name}: {differ} of {expected.size} samples differ from jax.random"
+    assert_same_bits(actual, expected, name)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import loopfuse as lf
-from conftest import requires_core
+from conftest import assert_same_bits, requires_core
 
 pytestmark = requires_core
 
@@ -75,10 +75,7 @@ def test_division_bits_equal_jax(name: str, dtype: type) -> None:
         fun = CASES[name]
         expected = np.asarray(jax.jit(fun)(*args))
         actual = np.asarray(lf.jit(fun, fallback="error")(*args))
-    assert actual.dtype == expected.dtype
-    bits = f"u{expected.itemsize}"
-    differ = int(np.sum(actual.view(bits) != expected.view(bits)))
-    assert differ == 0, f"{name}: {differ} of {expected.size} values differ from jax.jit"
+    assert_same_bits(actual, expected, name)
 
 
 def test_vmapped_chains_divide_as_xla(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,5 +95,4 @@ def test_vmapped_chains_divide_as_xla(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "group" in lowered.explain()
     expected = np.asarray(jax.jit(fun)(x, s))
     actual = np.asarray(lf.jit(fun, fallback="error")(x, s))
-    differ = int(np.sum(actual.view(np.uint32) != expected.view(np.uint32)))
-    assert differ == 0, f"{differ} of {expected.size} values differ from jax.jit"
+    assert_same_bits(actual, expected, "vmapped chains")

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import loopfuse as lf
-from conftest import requires_core
+from conftest import assert_same_bits, requires_core
 
 pytestmark = requires_core
 
@@ -48,8 +48,7 @@ def test_half_op_converted_to_f32_bits_equal_jax(name: str, half: type) -> None:
 
     expected = np.asarray(jax.jit(fun)(x, y))
     actual = np.asarray(lf.jit(fun, fallback="error")(x, y))
-    differ = int(np.sum(actual.view(np.uint32) != expected.view(np.uint32)))
-    assert differ == 0, f"{name}: {differ} of {expected.size} values differ from jax.jit"
+    assert_same_bits(actual, expected, name)
 
 
 CHAINS: dict[str, Callable[[jax.Array], jax.Array]] = {
@@ -71,6 +70,4 @@ def test_bf16_chains_equal_jax_bits(name: str) -> None:
         x = np.random.default_rng(4).standard_normal(4096).astype(np.float32)
         expected = np.asarray(jax.jit(CHAINS[name])(x))
         actual = np.asarray(lf.jit(CHAINS[name], fallback="error")(x))
-    bits = f"u{expected.itemsize}"
-    differ = int(np.sum(actual.view(bits) != expected.view(bits)))
-    assert differ == 0, f"{name}: {differ} of {expected.size} values differ from jax.jit"
+    assert_same_bits(actual, expected, name)
