@@ -1,4 +1,4 @@
-"""f64 exp, tanh, logistic, log1p, f32 log, log1p and erf through lf.jit: XLA:CPU's bits.
+"""f64 exp, tanh, logistic, log1p, f32 log, log1p and erf, rsqrt through lf.jit: XLA:CPU's bits.
 
 The oracle is jax.jit on the same inputs: 200,000 random values over each function's whole range
 plus the edges (zeros, infinities, NaN, the overflow and underflow thresholds, denormals, which
@@ -62,6 +62,8 @@ CASES = [
     ("log1p f64", jnp.log1p, np.float64, -1.0, 50.0),
     ("log f32", jnp.log, np.float32, -1.0, 3e38),
     ("log1p f32", jnp.log1p, np.float32, -1.0, 50.0),
+    ("rsqrt f32", jax.lax.rsqrt, np.float32, -1.0, 3e38),
+    ("rsqrt f64", jax.lax.rsqrt, np.float64, -1.0, 1e300),
 ]
 
 
