@@ -146,6 +146,11 @@ std::string Emitter::scalarExpr(const ir::Op& op, const std::vector<std::string>
       return "lf_convert<" + cType(op.result()->type.dtype) + ">(" + args[0] + ")";
     case K::BitcastConvert:
       return "lf_bitcast<" + cType(op.result()->type.dtype) + ">(" + args[0] + ")";
+    case K::ReducePrecision: {
+      const auto& a = op.attr<ir::ReducePrecisionAttrs>();
+      return "lf_reduce_precision<" + std::to_string(a.exponentBits) + ", " +
+             std::to_string(a.mantissaBits) + ">(" + args[0] + ")";
+    }
     case K::Compare: {
       const auto& a = op.attr<ir::CompareAttrs>();
       std::string fn =

@@ -1,5 +1,7 @@
 // Elementwise HLO ops: unary, binary, compare, select and clamp. Operands and result keep their
 // declared types; ir::checkOp (via emit) enforces XLA's rules.
+#include <algorithm>
+
 #include "frontend/importer.h"
 #include "hlo/attributes.h"
 
@@ -66,6 +68,28 @@ Values compare(InstrContext& c) {
   return {c.emit1(OpKind::Compare, {a, b}, attrs)};
 }
 
+// exponent_bits and mantissa_bits are checked here, where the attribute's location is known: a
+// bad value would otherwise reach the kernel as a template argument that does not compile. Widths
+// beyond f64's (11, 52) change nothing, so they are capped at 64.
+Values reducePrecision(InstrContext& c) {
+  c.expectOperands(1);
+  const hlo::Attribute& e = c.attr("exponent_bits");
+  const hlo::Attribute& m = c.attr("mantissa_bits");
+  const int64_t exponentBits = hlo::readInt(e), mantissaBits = hlo::readInt(m);
+  if (exponentBits < 1) {
+    throw CompileError(e.valueLoc, "reduce-precision exponent_bits must be at least 1, got " +
+                                       std::to_string(exponentBits));
+  }
+  if (mantissaBits < 0) {
+    throw CompileError(m.valueLoc, "reduce-precision mantissa_bits must not be negative, got " +
+                                       std::to_string(mantissaBits));
+  }
+  ir::ReducePrecisionAttrs attrs;
+  attrs.exponentBits = static_cast<int>(std::min<int64_t>(exponentBits, 64));
+  attrs.mantissaBits = static_cast<int>(std::min<int64_t>(mantissaBits, 64));
+  return {c.emit1(OpKind::ReducePrecision, {c.array(0)}, attrs)};
+}
+
 }  // namespace
 
 void addElementwiseHandlers(HandlerTable& t) {
@@ -89,6 +113,7 @@ void addElementwiseHandlers(HandlerTable& t) {
   t["cosine"] = unary<OpKind::Cos>;
   t["tan"] = unary<OpKind::Tan>;
   t["erf"] = unary<OpKind::Erf>;
+  t["reduce-precision"] = reducePrecision;
   t["is-finite"] = unary<OpKind::IsFinite>;
   t["not"] = unary<OpKind::Not>;
   t["popcnt"] = unary<OpKind::Popcnt>;

@@ -68,6 +68,8 @@ const char* opKindName(OpKind k) {
       return "tan";
     case OpKind::Erf:
       return "erf";
+    case OpKind::ReducePrecision:
+      return "reduce-precision";
     case OpKind::IsFinite:
       return "is-finite";
     case OpKind::Not:

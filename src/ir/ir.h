@@ -49,6 +49,7 @@ enum class OpKind : uint8_t {
   Cos,
   Tan,
   Erf,
+  ReducePrecision,  // ReducePrecisionAttrs: round to a narrower float format, kept in this type
   IsFinite,
   Not,
   Popcnt,
@@ -259,6 +260,14 @@ struct TriangularSolveAttrs {
   bool operator==(const TriangularSolveAttrs&) const = default;
 };
 
+// ReducePrecision: the operand's value rounded to nearest-even at `mantissaBits`, then flushed to
+// +-0 / +-inf outside the normal range of an `exponentBits`-bit exponent; NaN unchanged.
+struct ReducePrecisionAttrs {
+  int exponentBits = 8;
+  int mantissaBits = 23;
+  bool operator==(const ReducePrecisionAttrs&) const = default;
+};
+
 // HostCallback: any operands and results (the callback's arguments and results); `target` is the
 // custom-call target (xla_ffi_python_cpu_callback, ...), `hasSideEffect` XLA's
 // custom_call_has_side_effect (jax.debug.callback and print; false for pure_callback).
@@ -268,11 +277,12 @@ struct HostCallbackAttrs {
   bool operator==(const HostCallbackAttrs&) const = default;
 };
 
-using Attrs = std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs,
-                           TransposeAttrs, SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs,
-                           PadAttrs, ReverseAttrs, DotAttrs, ReduceAttrs, ReduceWindowAttrs,
-                           GatherAttrs, ScatterAttrs, SortAttrs, ConditionalAttrs, CholeskyAttrs,
-                           TriangularSolveAttrs, ConvolutionAttrs, HostCallbackAttrs>;
+using Attrs =
+    std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs, TransposeAttrs,
+                 SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
+                 ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SortAttrs,
+                 ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs,
+                 ReducePrecisionAttrs, HostCallbackAttrs>;
 
 struct Op;
 struct Region;

@@ -52,6 +52,7 @@ bool isFloatOnly(OpKind k) {
     case OpKind::Cos:
     case OpKind::Tan:
     case OpKind::Erf:
+    case OpKind::ReducePrecision:
     case OpKind::IsFinite:
     case OpKind::Atan2:
       return true;
@@ -120,6 +121,16 @@ std::string checkUnary(const Op& op) {
     return "";
   }
   if (auto e = checkDType(op, in.dtype); !e.empty()) return e;
+  if (op.kind == OpKind::ReducePrecision) {
+    if (!std::holds_alternative<ReducePrecisionAttrs>(op.attrs)) {
+      return "reduce-precision needs ReducePrecisionAttrs";
+    }
+    const auto& a = op.attr<ReducePrecisionAttrs>();
+    if (a.exponentBits < 1 || a.mantissaBits < 0) {
+      return "reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0, got " +
+             std::to_string(a.exponentBits) + " and " + std::to_string(a.mantissaBits);
+    }
+  }
   Type expect = in;
   if (op.kind == OpKind::IsFinite) expect.dtype = DType::Pred;
   if (out != expect) {

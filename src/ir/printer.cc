@@ -96,6 +96,8 @@ std::string formatAttrs(const Attrs& attrs) {
         using T = std::decay_t<decltype(a)>;
         if constexpr (std::is_same_v<T, IotaAttrs>) {
           os << " dimension=" << a.dimension;
+        } else if constexpr (std::is_same_v<T, ReducePrecisionAttrs>) {
+          os << " exponent_bits=" << a.exponentBits << " mantissa_bits=" << a.mantissaBits;
         } else if constexpr (std::is_same_v<T, CompareAttrs>) {
           os << " direction=" << directionName(a.direction) << " type=" << compareTypeName(a.type);
         } else if constexpr (std::is_same_v<T, BroadcastAttrs>) {

@@ -65,6 +65,23 @@ TEST(PreludeHalf, SignalingNanIsQuieted) {
   EXPECT_EQ(lf_convert<lf_f16>(f32(0x7fc12000u)).bits, 0x7e09);
 }
 
+// NaN payloads through a conversion, as jax 0.11's XLA:CPU gives them (measured on every float
+// pair with random payloads; tests/python/test_jit_reduce_precision.py checks them against it).
+TEST(PreludeHalf, NanPayloadsFollowXlaCpu) {
+  // f32 -> f16 keeps the sign and the top payload bits; -> bf16 is the canonical quiet NaN.
+  EXPECT_EQ(lf_convert<lf_f16>(f32(0xff812345u)).bits, 0xfe09);
+  EXPECT_EQ(lf_convert<lf_bf16>(f32(0xff812345u)).bits, 0xffc0);
+  EXPECT_EQ(lf_convert<lf_bf16>(f32(0x7fffffffu)).bits, 0x7fc0);
+  // f64 -> f16 and f64 -> bf16: canonical, with the sign.
+  EXPECT_EQ(lf_convert<lf_f16>(f64(0xfff4000000000000ull)).bits, 0xfe00);
+  EXPECT_EQ(lf_convert<lf_bf16>(f64(0x7ff4000000000000ull)).bits, 0x7fc0);
+  // f16 -> f32 sets the quiet bit and keeps the payload; bf16 -> f32 is the plain shift.
+  EXPECT_EQ(lf_bitcast<uint32_t>(lf_convert<float>(h16(0x7c01))), 0x7fc02000u);
+  EXPECT_EQ(lf_bitcast<uint32_t>(lf_convert<float>(b16(0x7f81))), 0x7f810000u);
+  // f16 -> bf16 (through f32): canonical.
+  EXPECT_EQ(lf_convert<lf_bf16>(h16(0xfe09)).bits, 0xffc0);
+}
+
 TEST(PreludeHalf, HalfToFloatIsExact) {
   // Every f16 and bf16 pattern widens and rounds back to itself (NaNs stay NaN).
   for (uint32_t b = 0; b <= 0xffff; ++b) {
@@ -225,3 +242,45 @@ TEST(PreludeBitcast, KeepsBits) {
 }
 
 }  // namespace
+
+// reduce-precision, worked out by hand from the formats (f16 is E=5, M=10; bf16 is E=8, M=7).
+TEST(PreludeReducePrecision, RoundsTheMantissaToNearestEven) {
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(f32(0x3f802000u))), 0x3f802000u);  // 1 + 2^-10
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(f32(0x3f801000u))), 0x3f800000u);  // tie, down
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(f32(0x3f803000u))), 0x3f804000u);  // tie, up
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(f32(0x3f801001u))), 0x3f802000u);  // above tie
+  EXPECT_EQ(bits32(lf_reduce_precision<8, 7>(f32(0x3f808000u))), 0x3f800000u);   // bf16 tie
+  // A carry out of the mantissa moves into the exponent: 2 - 2^-23 -> 2.
+  EXPECT_EQ(bits32(lf_reduce_precision<8, 7>(f32(0x3fffffffu))), 0x40000000u);
+  // No mantissa bits: the exponent field's lowest bit is the last one kept, so a tie goes to the
+  // even field. 1.5 (field 127) -> 2 (128); 3 (field 128) -> 2, not 4; 1.25 -> 1.
+  EXPECT_EQ((lf_reduce_precision<8, 0>(1.5f)), 2.0f);
+  EXPECT_EQ((lf_reduce_precision<8, 0>(1.25f)), 1.0f);
+  EXPECT_EQ((lf_reduce_precision<11, 0>(-3.0)), -2.0);
+  EXPECT_EQ((lf_reduce_precision<11, 0>(-6.0)), -8.0);
+}
+
+TEST(PreludeReducePrecision, FlushesOutsideTheExponentRange) {
+  EXPECT_EQ((lf_reduce_precision<5, 10>(65504.0f)), 65504.0f);           // f16 max
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(65520.0f)), 0x7f800000u);  // rounds to 2^16: inf
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(-1e6f)), 0xff800000u);
+  EXPECT_EQ((lf_reduce_precision<5, 10>(0x1p-14f)), 0x1p-14f);  // f16's smallest normal
+  // f16 subnormals flush to a zero of the same sign.
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(0x1p-15f)), 0x00000000u);
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(-0x1p-20f)), 0x80000000u);
+  EXPECT_EQ(bits64(lf_reduce_precision<8, 23>(1e300)), bits64(INFINITY));
+  EXPECT_EQ(bits64(lf_reduce_precision<8, 23>(-1e-300)), 0x8000000000000000ull);
+  // In the source format's own widths nothing changes, its subnormals included.
+  EXPECT_EQ(bits32(lf_reduce_precision<8, 23>(f32(0x00000001u))), 0x00000001u);
+  EXPECT_EQ((lf_reduce_precision<5, 10>(h16(0x0001)).bits), 0x0001);
+  EXPECT_EQ((lf_reduce_precision<64, 64>(0.1)), 0.1);
+}
+
+TEST(PreludeReducePrecision, NanPassesThrough) {
+  EXPECT_EQ(bits32(lf_reduce_precision<5, 10>(f32(0xff812345u))), 0xff812345u);
+  EXPECT_EQ(bits32(lf_reduce_precision<1, 0>(f32(0x7f800001u))), 0x7f800001u);
+  EXPECT_EQ(bits32(lf_reduce_precision<1, 0>(INFINITY)), 0x7f800000u);
+  EXPECT_EQ((lf_reduce_precision<3, 2>(h16(0x7c01)).bits), 0x7c01);
+  // bf16 goes through f32 in XLA:CPU: the conversion back makes the canonical quiet NaN.
+  EXPECT_EQ((lf_reduce_precision<8, 7>(b16(0xff81)).bits), 0xffc0);
+}

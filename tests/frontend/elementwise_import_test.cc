@@ -70,3 +70,65 @@ ENTRY main {
 
 }  // namespace
 }  // namespace lf::frontend::testing
+
+namespace lf::frontend::testing {
+namespace {
+
+TEST(ElementwiseImport, ReducePrecisionKeepsItsWidths) {
+  std::string ir = importText(R"(HloModule jit_f
+ENTRY main {
+  x = f32[3] parameter(0)
+  ROOT r = f32[3] reduce-precision(x), exponent_bits=5, mantissa_bits=10
+})");
+  EXPECT_NE(ir.find("reduce-precision(%0) exponent_bits=5 mantissa_bits=10 : f32[3]"),
+            std::string::npos)
+      << ir;
+}
+
+// Widths beyond f64's change nothing; they are capped, so the kernel's template arguments stay
+// small.
+TEST(ElementwiseImport, ReducePrecisionCapsHugeWidths) {
+  std::string ir = importText(R"(HloModule jit_f
+ENTRY main {
+  x = f64[3] parameter(0)
+  ROOT r = f64[3] reduce-precision(x), exponent_bits=4000000000, mantissa_bits=99
+})");
+  EXPECT_NE(ir.find("exponent_bits=64 mantissa_bits=64"), std::string::npos) << ir;
+}
+
+TEST(ElementwiseImport, ReducePrecisionBadWidthsAreErrors) {
+  EXPECT_NE(importError(R"(HloModule jit_f
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] reduce-precision(x), exponent_bits=0, mantissa_bits=10
+})")
+                .find("test.hlo:4:54: error: reduce-precision exponent_bits must be at least 1, "
+                      "got 0"),
+            std::string::npos);
+  EXPECT_NE(importError(R"(HloModule jit_f
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] reduce-precision(x), exponent_bits=5, mantissa_bits=-3
+})")
+                .find("test.hlo:4:71: error: reduce-precision mantissa_bits must not be negative, "
+                      "got -3"),
+            std::string::npos);
+  std::string missing = importError(R"(HloModule jit_f
+ENTRY main {
+  x = f32[4] parameter(0)
+  ROOT r = f32[4] reduce-precision(x), mantissa_bits=10
+})");
+  EXPECT_NE(missing.find("test.hlo:4:"), std::string::npos) << missing;
+  EXPECT_NE(missing.find("exponent_bits"), std::string::npos) << missing;
+  std::string integer = importError(R"(HloModule jit_f
+ENTRY main {
+  x = s32[4] parameter(0)
+  ROOT r = s32[4] reduce-precision(x), exponent_bits=5, mantissa_bits=10
+})");
+  EXPECT_NE(integer.find("test.hlo:4:"), std::string::npos) << integer;
+  EXPECT_NE(integer.find("reduce-precision does not accept element type s32"), std::string::npos)
+      << integer;
+}
+
+}  // namespace
+}  // namespace lf::frontend::testing

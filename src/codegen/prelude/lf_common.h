@@ -15,7 +15,10 @@
 //   - maximum/minimum: NaN propagates; max(-0, +0) = +0 and min(-0, +0) = -0 (llvm.maximum).
 //   - integer power with a negative exponent: the MHLO rule ((-1)^y = +-1 by parity).
 //   - int -> f16/bf16 rounds once, exactly (XLA CPU goes through f32 and can round twice).
-//   - float -> f16/bf16 quiets a signaling NaN, as hardware conversions do.
+//   - NaN through a conversion, as XLA:CPU (measured against jax 0.11): f32 -> f16 keeps the sign
+//     and top payload bits and sets the quiet bit (the hardware conversion); f64 -> f16 and
+//     anything -> bf16 give the canonical quiet NaN with the sign; f16 -> f32 sets the quiet bit;
+//     bf16 -> f32 is the exact shift, a signaling NaN included.
 #pragma once
 
 // ---- Element types -----------------------------------------------------------------------
@@ -77,6 +80,21 @@ struct lf_half_format<lf_bf16> {
   static constexpr int ebits = 8, mbits = 7;
 };
 
+template <class T>
+constexpr bool lf_is_bf16 = false;
+template <>
+constexpr bool lf_is_bf16<lf_bf16> = true;
+
+// Stored mantissa bits of a floating-point type.
+template <class T>
+LF_DEVICE constexpr int lf_mantissa_bits() {
+  if constexpr (lf_is_half<T>) {
+    return lf_half_format<T>::mbits;
+  } else {
+    return sizeof(T) == 4 ? 23 : 52;
+  }
+}
+
 template <class To, class From>
 LF_DEVICE To lf_bitcast(From x) {
   static_assert(sizeof(To) == sizeof(From), "bitcast needs equal widths");
@@ -92,7 +110,9 @@ LF_DEVICE float lf_to_f32(lf_bf16 h) { return lf_bitcast<float>((uint32_t)h.bits
 LF_DEVICE float lf_to_f32(lf_f16 h) {
   const uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16;
   const uint32_t exp = (h.bits >> 10) & 0x1fu, mant = h.bits & 0x3ffu;
-  if (exp == 0x1f) return lf_bitcast<float>(sign | 0x7f800000u | (mant << 13));  // inf, NaN
+  if (exp == 0x1f) {  // inf, or NaN with the quiet bit set (as vcvtph2ps)
+    return lf_bitcast<float>(sign | 0x7f800000u | (mant != 0 ? 0x400000u : 0u) | (mant << 13));
+  }
   if (exp != 0) return lf_bitcast<float>(sign | ((exp + 112) << 23) | (mant << 13));
   // Zero or subnormal: mant * 2^-24, exact in float.
   const float magnitude = (float)mant * 5.9604644775390625e-8f;
@@ -131,7 +151,8 @@ LF_DEVICE uint32_t lf_round_bits(bool neg, uint64_t m, int e, int ebits, int mbi
   return sign | magnitude;
 }
 
-// NaN: keep the sign and the top payload bits, set the quiet bit.
+// NaN: keep the sign and the top payload bits, set the quiet bit (0 keeps only the sign: the
+// canonical quiet NaN).
 template <class H>
 LF_DEVICE H lf_half_nan(bool neg, uint64_t top_payload) {
   constexpr int eb = lf_half_format<H>::ebits, mb = lf_half_format<H>::mbits;
@@ -147,7 +168,7 @@ LF_DEVICE H lf_round_to_half(float x) {
   const bool neg = (bits >> 31) != 0;
   const uint32_t exp = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
   if (exp == 0xff) {
-    if (mant != 0) return lf_half_nan<H>(neg, mant >> (23 - mb));
+    if (mant != 0) return lf_half_nan<H>(neg, lf_is_bf16<H> ? 0 : mant >> (23 - mb));
     return H{(uint16_t)(((uint32_t)neg << 15) | (((1u << eb) - 1) << mb))};
   }
   if (exp == 0 && mant == 0) return H{(uint16_t)((uint32_t)neg << 15)};
@@ -164,7 +185,7 @@ LF_DEVICE H lf_round_to_half(double x) {
   const uint32_t exp = (uint32_t)(bits >> 52) & 0x7ffu;
   const uint64_t mant = bits & 0xfffffffffffffull;
   if (exp == 0x7ff) {
-    if (mant != 0) return lf_half_nan<H>(neg, mant >> (52 - mb));
+    if (mant != 0) return lf_half_nan<H>(neg, 0);
     return H{(uint16_t)(((uint32_t)neg << 15) | (((1u << eb) - 1) << mb))};
   }
   if (exp == 0 && mant == 0) return H{(uint16_t)((uint32_t)neg << 15)};
@@ -420,6 +441,46 @@ template <class T>
 LF_DEVICE T lf_count_leading_zeros(T x) {
   static_assert(lf_is_int<T>, "lf_count_leading_zeros takes an integer type");
   return (T)(lf_target_clz64((uint64_t)(typename lf_traits<T>::U)x) - (64 - lf_traits<T>::bits));
+}
+
+// XLA's reduce-precision (elemental_ir_emitter's EmitReducePrecisionIR), on the bits: the mantissa
+// rounds to M bits, nearest-even (a carry moves into the exponent); then an exponent outside the
+// normal range of an E-bit format becomes +-inf above it and +-0 below it (that format's
+// subnormals flush to zero). NaN passes unchanged, payload and sign included, even when M is 0
+// (a bf16 one is quieted).
+template <int E, int M, class T>
+LF_DEVICE T lf_reduce_precision(T x) {
+  static_assert(lf_is_floating<T>, "lf_reduce_precision takes a floating-point type");
+  static_assert(E >= 1 && M >= 0, "reduce-precision needs exponent_bits >= 1, mantissa_bits >= 0");
+  typedef typename lf_traits<T>::U U;
+  constexpr int bits = lf_traits<T>::bits;
+  constexpr int src_m = lf_mantissa_bits<T>();
+  constexpr int src_e = bits - 1 - src_m;
+  constexpr U sign = (U)((U)1 << (bits - 1));
+  constexpr U exp_mask = (U)((((U)1 << src_e) - 1) << src_m);
+  const U in = lf_bitcast<U>(x);
+  if ((U)(in & (U)~sign) > exp_mask) {
+    // XLA:CPU computes a bf16 op in f32: the conversion back quiets a signaling NaN (f16 stays).
+    if constexpr (lf_is_bf16<T>) return lf_from_f32<T>(lf_to_f32(x));
+    return x;
+  }
+  U r = in;
+  if constexpr (M < src_m) {
+    constexpr U last = (U)((U)1 << (src_m - M));  // the lowest mantissa bit kept
+    const U bias = (U)((U)(last >> 1) - 1 + ((r & last) >> (src_m - M)));
+    r = (U)((U)(r + bias) & (U) ~(U)(last - 1));
+  }
+  if constexpr (E < src_e) {
+    constexpr U exp_bias = (U)(((U)1 << (src_e - 1)) - 1);
+    constexpr U reduced_bias = (U)(((U)1 << (E - 1)) - 1);
+    const U exponent = (U)(r & exp_mask);
+    if (exponent > (U)((U)(exp_bias + reduced_bias) << src_m)) {
+      r = (U)((r & sign) | exp_mask);
+    } else if (exponent <= (U)((U)(exp_bias - reduced_bias) << src_m)) {
+      r = (U)(r & sign);
+    }
+  }
+  return lf_bitcast<T>(r);
 }
 
 // ---- binary ops --------------------------------------------------------------------------------
