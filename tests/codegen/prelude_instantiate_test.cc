@@ -83,10 +83,27 @@ void useEveryOp(T a, T b, T c, Sink& sink) {
     sink.take(lf_clamp(a, b, c));
   }
   if constexpr (lf_is_floating<T>) {
-    for (T r : {lf_floor(a), lf_ceil(a), lf_round_nearest_afz(a), lf_round_nearest_even(a),
-                lf_exponential(a), lf_exponential_minus_one(a), lf_log(a), lf_log_plus_one(a),
-                lf_sqrt(a), lf_rsqrt(a), lf_cbrt(a), lf_tanh(a), lf_logistic(a), lf_sine(a),
-                lf_cosine(a), lf_tan(a), lf_erf(a), lf_atan2(a, b)}) {
+    for (T r : {lf_floor(a),
+                lf_ceil(a),
+                lf_round_nearest_afz(a),
+                lf_round_nearest_even(a),
+                lf_exponential(a),
+                lf_exponential_minus_one(a),
+                lf_log(a),
+                lf_log_plus_one(a),
+                lf_sqrt(a),
+                lf_rsqrt(a),
+                lf_cbrt(a),
+                lf_tanh(a),
+                lf_logistic(a),
+                lf_sine(a),
+                lf_cosine(a),
+                lf_tan(a),
+                lf_erf(a),
+                lf_atan2(a, b),
+                lf_reduce_precision<5, 10>(a),
+                lf_reduce_precision<1, 0>(a),
+                lf_reduce_precision<64, 64>(a)}) {
       sink.take(r);
     }
     sink.take(lf_is_finite(a));

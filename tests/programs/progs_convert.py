@@ -178,3 +178,24 @@ def bitcast_convert_64(d, pairs):
         lax.bitcast_convert_type(d, jnp.int32),
         lax.bitcast_convert_type(pairs, jnp.float64),
     )
+
+
+@program(
+    "convert_reduce_precision",
+    args=lambda rng: (
+        np.concatenate([narrowing_inputs(rng)[0], F32_EDGES, normal(rng, (32,)) * 1e-5]),
+        bits(rng, (64,), np.uint32),
+    ),
+)
+def convert_reduce_precision(x, raw):
+    # Outputs are bit patterns, so the corpus compares them exactly: f16's and bf16's widths, an
+    # fp8-like format and a zero-bit mantissa; NaNs with payloads (passed unchanged) and their
+    # conversion to bf16 (canonicalized).
+    widths = ((5, 10), (8, 7), (4, 3), (1, 0))
+    rounded = [lax.reduce_precision(x, e, m) for e, m in widths]
+    nans = lax.bitcast_convert_type(raw | 0x7F800001, jnp.float32)
+    return (
+        *(lax.bitcast_convert_type(r, jnp.uint32) for r in rounded),
+        lax.bitcast_convert_type(lax.reduce_precision(nans, 5, 10), jnp.uint32),
+        lax.bitcast_convert_type(nans.astype(jnp.bfloat16), jnp.uint16),
+    )

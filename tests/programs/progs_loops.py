@@ -277,3 +277,13 @@ def loop_scan_matvec_gru(w_hh, w_ih, xs):
         return h, (w_out @ h, scaled @ h)
 
     return lax.scan(cell, jnp.zeros(16, jnp.float32), xs)
+
+
+@program("loop_scan_reduce_precision", args=lambda rng: (normal(rng, (200, 16)) * 50,))
+def loop_scan_reduce_precision(xs):
+    # A running sum kept in f32 but rounded to f16's precision each step: a mixed-precision study.
+    def step(acc, x):
+        acc = lax.reduce_precision(acc + x, exponent_bits=5, mantissa_bits=10)
+        return acc, acc
+
+    return lax.scan(step, jnp.zeros((16,), jnp.float32), xs)

@@ -81,6 +81,8 @@ std::string instantiateAll() {
     if (e.isFloat) {
       for (const char* op : kFloatUnary) put(std::string(op) + "(a)");
       put("lf_atan2(a, b)");
+      for (const char* widths : {"5, 10", "1, 0", "64, 64"})
+        put(std::string("lf_reduce_precision<") + widths + ">(a)");
       flag("lf_is_finite(a)");
       for (const char* cmp : kCompares)
         flag(std::string("lf_compare_totalorder_") + cmp + "(a, b)");
