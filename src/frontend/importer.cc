@@ -315,6 +315,7 @@ const HandlerTable& handlers() {
     addLinalgHandlers(t);
     addConvolutionHandlers(t);
     addScanHandler(t);
+    addRngBitGeneratorHandler(t);
     return t;
   }();
   return table;

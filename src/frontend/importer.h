@@ -121,6 +121,7 @@ void addControlFlowHandlers(HandlerTable& table);
 void addLinalgHandlers(HandlerTable& table);
 void addConvolutionHandlers(HandlerTable& table);
 void addScanHandler(HandlerTable& table);
+void addRngBitGeneratorHandler(HandlerTable& table);
 const HandlerTable& handlers();
 // The custom-call targets import_control_flow.cc recognises.
 bool isKnownCustomCallTarget(std::string_view target);

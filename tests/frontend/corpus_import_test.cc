@@ -54,22 +54,45 @@ TEST(CorpusImport, EveryProgramImportsAndVerifies) {
 
 // A real JAX lowering with an op loopfuse does not support: reported with its location.
 // (jax.random with the "rbg" implementation: rng-bit-generator, tests/tools/testdata.)
-TEST(CorpusImport, RngBitGeneratorIsReportedUnsupported) {
+// jax.random with impl="rbg" (the testdata file is jax 0.11's lowering of a uniform draw): the
+// rng-bit-generator expands into elementwise ops, so no custom op is left.
+TEST(CorpusImport, RngBitGeneratorExpandsIntoElementwiseOps) {
   std::filesystem::path path = std::filesystem::path(LF_SOURCE_DIR) /
-                               "tests/tools/testdata/unsupported_rng_bit_generator.hlo";
+                               "tests/tools/testdata/rng_bit_generator_uniform.hlo";
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   SourceFile file(path.string(), text.str());
+  const std::string ir = ir::print(importModule(hlo::parseModule(file)));
+  EXPECT_EQ(ir.find("rng"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("multiply("), std::string::npos) << ir;  // Philox's rounds
+}
+
+std::string rngImportError(const std::string& state, const std::string& algorithm) {
+  const std::string hlo = "HloModule m\nENTRY main {\n  s = " + state +
+                          " parameter(0)\n  ROOT r = (" + state +
+                          ", u32[3]) rng-bit-generator(s), algorithm=" + algorithm + "\n}\n";
+  SourceFile file("test.hlo", hlo);
   try {
     importModule(hlo::parseModule(file));
-    FAIL() << "rng-bit-generator imported";
   } catch (const CompileError& e) {
-    ASSERT_EQ(e.diagnostics().size(), 1u);
-    EXPECT_EQ(e.diagnostics()[0].message.rfind("unsupported op 'rng-bit-generator'", 0), 0u)
-        << e.diagnostics()[0].message;
-    EXPECT_TRUE(e.diagnostics()[0].loc.known());
+    return file.format(e.diagnostics());
   }
+  return "<no error>";
+}
+
+TEST(CorpusImport, RngBitGeneratorErrors) {
+  std::string e = rngImportError("u64[2]", "rng_mystery");
+  EXPECT_NE(e.find("test.hlo:4:61: error: unknown rng-bit-generator algorithm 'rng_mystery'"),
+            std::string::npos)
+      << e;
+  e = rngImportError("u64[3]", "rng_philox");
+  EXPECT_NE(e.find("test.hlo:4:"), std::string::npos) << e;
+  EXPECT_NE(e.find("rng-bit-generator state must be u64[2]"), std::string::npos) << e;
+  e = rngImportError("u32[4]", "rng_default");
+  EXPECT_NE(e.find("state must be u64[2] (as JAX makes it from a u32[4] key), got u32[4]"),
+            std::string::npos)
+      << e;
 }
 
 }  // namespace

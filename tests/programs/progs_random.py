@@ -118,3 +118,31 @@ def random_vmap_split_inside(key, step):
         return lax.fori_loop(0, 40, body, (jnp.zeros(3), k))[0]
 
     return jax.vmap(chain)(jax.random.split(key, 8))
+
+
+@program("random_rbg_keys", args=lambda rng: (np.int32(31),))
+def random_rbg_keys(seed):
+    # jax.random with the "rbg" and "unsafe_rbg" implementations: rng-bit-generator (XLA's Philox)
+    # for the draws, and for unsafe_rbg's split and fold_in too.
+    out = []
+    for impl in ("rbg", "unsafe_rbg"):
+        key = jax.random.key(seed, impl=impl)
+        k1, k2 = jax.random.split(key)
+        out += [
+            jax.random.bits(k1, (9,), dtype=jnp.uint32),
+            jax.random.bits(jax.random.fold_in(k2, 5), (2, 3), dtype=jnp.uint8),
+            jax.random.normal(k2, (6,)),
+            jax.random.key_data(k2),
+        ]
+    return tuple(out)
+
+
+@program(
+    "random_rng_bit_generator_three_fry", args=lambda rng: (np.arange(4, dtype=np.uint32) * 977,)
+)
+def random_rng_bit_generator_three_fry(key):
+    # ThreeFry splits a 32-bit output along its first even dimension, else its first largest one.
+    algorithm = lax.RandomAlgorithm.RNG_THREE_FRY
+    state, a = lax.rng_bit_generator(key, (3, 5), dtype=jnp.uint32, algorithm=algorithm)
+    state, b = lax.rng_bit_generator(state, (2, 3, 4), dtype=jnp.uint16, algorithm=algorithm)
+    return state, a, b

@@ -6,8 +6,8 @@ project's venv; the outputs are committed so the C++ tests need no Python).
   loop_wrong.npz      output_0 with one element off by 1 (run --check must fail)
   loop_two_inputs.npz, loop_s32.npz, loop_shape.npz: inputs of the wrong count, dtype, shape
   fft.hlo             uses fft on c64, which loopfuse does not support
-  unsupported_rng_bit_generator.hlo
-                      jax.random with the "rbg" implementation: rng-bit-generator, unsupported
+  rng_bit_generator_uniform.hlo
+                      jax.random with the "rbg" implementation: rng-bit-generator (Philox)
   malformed.hlo       a syntax error on line 4
   host_callback_nonfinite.npz, host_callback_slow.npz
                       inputs of the corpus program loop_host_callback_checks that reach its
@@ -43,7 +43,7 @@ np.savez("loop_shape.npz", input_0=np.zeros((3, 1), dtype=np.float32))
 with open("fft.hlo", "w") as f:
     f.write(jax.jit(lambda v: jnp.fft.fft(v)).lower(x.astype(np.complex64)).as_text(dialect="hlo"))
 
-with open("unsupported_rng_bit_generator.hlo", "w") as f:
+with open("rng_bit_generator_uniform.hlo", "w") as f:
     rbg_key = jax.random.key(0, impl="rbg")
     f.write(jax.jit(lambda k: jax.random.uniform(k, (2, 4))).lower(rbg_key).as_text(dialect="hlo"))
 
