@@ -57,8 +57,8 @@ TEST(CorpusImport, EveryProgramImportsAndVerifies) {
 // jax.random with impl="rbg" (the testdata file is jax 0.11's lowering of a uniform draw): the
 // rng-bit-generator expands into elementwise ops, so no custom op is left.
 TEST(CorpusImport, RngBitGeneratorExpandsIntoElementwiseOps) {
-  std::filesystem::path path = std::filesystem::path(LF_SOURCE_DIR) /
-                               "tests/tools/testdata/rng_bit_generator_uniform.hlo";
+  std::filesystem::path path =
+      std::filesystem::path(LF_SOURCE_DIR) / "tests/tools/testdata/rng_bit_generator_uniform.hlo";
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
