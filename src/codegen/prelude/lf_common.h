@@ -447,7 +447,7 @@ LF_DEVICE T lf_count_leading_zeros(T x) {
 // rounds to M bits, nearest-even (a carry moves into the exponent); then an exponent outside the
 // normal range of an E-bit format becomes +-inf above it and +-0 below it (that format's
 // subnormals flush to zero). NaN passes unchanged, payload and sign included, even when M is 0
-// (a bf16 one is quieted).
+// (a bf16 one becomes the canonical quiet NaN).
 template <int E, int M, class T>
 LF_DEVICE T lf_reduce_precision(T x) {
   static_assert(lf_is_floating<T>, "lf_reduce_precision takes a floating-point type");
@@ -460,7 +460,7 @@ LF_DEVICE T lf_reduce_precision(T x) {
   constexpr U exp_mask = (U)((((U)1 << src_e) - 1) << src_m);
   const U in = lf_bitcast<U>(x);
   if ((U)(in & (U)~sign) > exp_mask) {
-    // XLA:CPU computes a bf16 op in f32: the conversion back quiets a signaling NaN (f16 stays).
+    // XLA:CPU computes a bf16 op in f32: the conversion back canonicalizes a NaN (f16 keeps it).
     if constexpr (lf_is_bf16<T>) return lf_from_f32<T>(lf_to_f32(x));
     return x;
   }
