@@ -12,6 +12,7 @@
 #include "passes/excess_precision.h"
 #include "passes/host_callbacks.h"
 #include "passes/licm.h"
+#include "passes/multiply.h"
 #include "passes/simplify.h"
 #include "passes/unroll.h"
 
@@ -39,15 +40,18 @@ void runPasses(ir::Program& program, const AfterPass& afterEach) {
   // Multiply-add contraction comes last, when every use count is final, and a last DCE drops the
   // multiplies it absorbed. Then matrix-vector products in loops read a transposed copy of their
   // loop-invariant matrix (after LICM and unrolling, which decide what is invariant and in a loop).
-  // Host callbacks go first: no other pass knows them. XLA's division rewrites come next, on the
-  // program as JAX wrote it (after a DCE): they depend on use counts that simplify and CSE would
-  // change (passes/divide.h). So does bf16's excess precision, which applies where a convert
-  // reads a bf16 op in the program as XLA sees it, loops not unrolled
-  // (passes/excess_precision.h). Both run once per program (Program::importedFormPassesRun).
+  // Host callbacks go first: no other pass knows them. XLA's multiply and division rewrites come
+  // next, on the program as JAX wrote it (after a DCE): the division rewrites depend on use counts
+  // that simplify and CSE would change (passes/divide.h); the multiplies by reciprocals they make
+  // then have their constants reassociated with the others (passes/multiply.h). bf16's
+  // excess precision, too, reads the program as XLA sees it: it applies where a convert reads a
+  // bf16 op, loops not unrolled (passes/excess_precision.h). All three run once per program
+  // (Program::importedFormPassesRun).
   run("host-callbacks", lowerHostCallbacks);
   run("dce", eliminateDeadCode);
   if (!program.importedFormPassesRun) {
     run("divide", rewriteDivides);
+    run("multiply", reassociateConstantMultiplies);
     run("excess-precision", keepExcessPrecision);
     program.importedFormPassesRun = true;
   }

@@ -37,9 +37,10 @@ ENTRY main {
 })");
   std::vector<std::string> names;
   runPasses(p, [&](const char* name, const ir::Program&) { names.push_back(name); });
-  EXPECT_EQ(names, (std::vector<std::string>{"host-callbacks", "dce", "divide", "excess-precision",
-                                             "simplify", "cse", "licm", "unroll", "simplify", "cse",
-                                             "dce", "contract", "dce", "dot-layout"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"host-callbacks", "dce", "divide", "multiply",
+                                      "excess-precision", "simplify", "cse", "licm", "unroll",
+                                      "simplify", "cse", "dce", "contract", "dce", "dot-layout"}));
 }
 
 // Every corpus program (both lowerings) still verifies after each pass. Whether the results stay
