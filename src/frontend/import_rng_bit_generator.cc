@@ -20,8 +20,7 @@
 // (key, counter + counters used).
 #include <array>
 
-#include "frontend/importer.h"
-#include "ir/op_rules.h"
+#include "frontend/region_builder.h"
 
 namespace lf::frontend {
 namespace {
@@ -32,51 +31,11 @@ constexpr uint32_t kPhiloxM0 = 0xD2511F53u, kPhiloxM1 = 0xCD9E8D57u;  // round m
 constexpr uint32_t kPhiloxW0 = 0x9E3779B9u, kPhiloxW1 = 0xBB67AE85u;  // key schedule
 constexpr int kPhiloxRounds = 10;
 
-class RngBuilder {
+// The cipher rounds, built from the region builder's ops.
+class RngBuilder : public RegionBuilder {
  public:
-  explicit RngBuilder(InstrContext& c) : c_(c) {}
+  explicit RngBuilder(InstrContext& c) : RegionBuilder(c, c.region) {}
 
-  ir::Value* op(OpKind kind, Values operands, ir::Type type, ir::Attrs attrs = ir::NoAttrs{}) {
-    ir::Op* o = c_.region.append(kind, std::move(operands), {std::move(type)}, std::move(attrs),
-                                 c_.inst.loc, c_.inst.name);
-    if (std::string e = ir::checkOp(*o); !e.empty()) c_.fail(e);
-    return o->result();
-  }
-
-  ir::Value* scalar(DType t, uint64_t bits) {
-    std::vector<uint8_t> bytes(static_cast<size_t>(byteSize(t)));
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(bits >> (8 * i));
-    return op(OpKind::Constant, {}, ir::Type{t, {}}, ir::ConstantAttrs{bytes});
-  }
-
-  // A scalar broadcast to `dims`.
-  ir::Value* splat(ir::Value* s, const std::vector<int64_t>& dims) {
-    if (dims.empty()) return s;
-    return op(OpKind::Broadcast, {s}, ir::Type{s->type.dtype, dims}, ir::BroadcastAttrs{});
-  }
-  ir::Value* splat(DType t, uint64_t bits, const std::vector<int64_t>& dims) {
-    return splat(scalar(t, bits), dims);
-  }
-
-  ir::Value* binary(OpKind kind, ir::Value* a, ir::Value* b) { return op(kind, {a, b}, a->type); }
-  ir::Value* convert(ir::Value* v, DType t) {
-    return op(OpKind::Convert, {v}, ir::Type{t, v->type.dims});
-  }
-  ir::Value* reshape(ir::Value* v, std::vector<int64_t> dims) {
-    return op(OpKind::Reshape, {v}, ir::Type{v->type.dtype, std::move(dims)});
-  }
-  // Elements [start, limit) of dimension `dim`, every other dimension whole.
-  ir::Value* slice(ir::Value* v, int dim, int64_t start, int64_t limit) {
-    ir::SliceAttrs a;
-    a.starts.assign(v->type.dims.size(), 0);
-    a.limits = v->type.dims;
-    a.strides.assign(v->type.dims.size(), 1);
-    a.starts[dim] = start;
-    a.limits[dim] = limit;
-    std::vector<int64_t> dims = v->type.dims;
-    dims[dim] = limit - start;
-    return op(OpKind::Slice, {v}, ir::Type{v->type.dtype, dims}, a);
-  }
   // The u32 halves of a u64 array: (low, high).
   std::pair<ir::Value*, ir::Value*> halves(ir::Value* v) {
     ir::Value* high = binary(OpKind::ShiftRightLogical, v, splat(DType::U64, 32, v->type.dims));
@@ -87,10 +46,7 @@ class RngBuilder {
   std::pair<ir::Value*, ir::Value*> threefry(ir::Value* x0, ir::Value* x1, ir::Value* k0,
                                              ir::Value* k1) {
     const ir::Type& t = x0->type;
-    ir::Op* o =
-        c_.region.append(OpKind::Threefry2x32, {splat(k0, t.dims), splat(k1, t.dims), x0, x1},
-                         {t, t}, ir::NoAttrs{}, c_.inst.loc, c_.inst.name);
-    if (std::string e = ir::checkOp(*o); !e.empty()) c_.fail(e);
+    ir::Op* o = ops(OpKind::Threefry2x32, {splat(k0, t.dims), splat(k1, t.dims), x0, x1}, {t, t});
     return {o->result(0), o->result(1)};
   }
 
@@ -111,9 +67,6 @@ class RngBuilder {
     }
     return x;
   }
-
- private:
-  InstrContext& c_;
 };
 
 // The words the output's elements take, in order, as u32[words] (Philox).

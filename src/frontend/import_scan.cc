@@ -2,45 +2,20 @@
 // way XLA's ScanExpander does it: operands are N inputs then C carry inits; to_apply takes
 // (input slices..., carries...) and returns (output elements..., new carries...); the result is
 // (outputs..., final carries...). The loop state is (index, carries..., inputs..., outputs...).
-#include "frontend/importer.h"
+#include "frontend/region_builder.h"
 #include "hlo/attributes.h"
-#include "ir/op_rules.h"
 
 namespace lf::frontend {
 namespace {
 
 using ir::OpKind;
 
-class ScanBuilder {
- public:
-  explicit ScanBuilder(InstrContext& c) : c_(c) {}
-
-  ir::Value* add(ir::Region& r, OpKind kind, Values operands, ir::Type type,
-                 ir::Attrs attrs = ir::NoAttrs{}) {
-    ir::Op* op = r.append(kind, std::move(operands), {std::move(type)}, std::move(attrs),
-                          c_.inst.loc, c_.inst.name);
-    if (std::string e = ir::checkOp(*op); !e.empty()) c_.fail(e);
-    return op->result();
-  }
-
-  ir::Value* s32(ir::Region& r, int32_t v) {
-    std::vector<uint8_t> bytes(4);
-    for (int i = 0; i < 4; ++i)
-      bytes[i] = static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i));
-    return add(r, OpKind::Constant, {}, ir::Type{DType::S32, {}}, ir::ConstantAttrs{bytes});
-  }
-
-  // Index vector for an op over `rank` dims: zero except `scanDim`.
-  Values indices(ir::Region& r, int rank, int64_t scanDim, ir::Value* at) {
-    ir::Value* zero = s32(r, 0);
-    Values out(rank, zero);
-    out[scanDim] = at;
-    return out;
-  }
-
- private:
-  InstrContext& c_;
-};
+// Index vector for an op over `rank` dims: zero except `scanDim`.
+Values indices(RegionBuilder& b, int rank, int64_t scanDim, ir::Value* at) {
+  Values out(rank, b.s32(0));
+  out[scanDim] = at;
+  return out;
+}
 
 Values scan(InstrContext& c) {
   int64_t numCarries = hlo::readInt(c.attr("num_carries"));
@@ -66,16 +41,14 @@ Values scan(InstrContext& c) {
     c.fail("scan has fewer results than carries");
   const size_t numOutputs = resultTypes.size() - numCarries;
 
-  ScanBuilder b(c);
+  RegionBuilder b(c, c.region);
   // Initial state: index 0, carries, inputs, zero-filled outputs.
-  Values state{b.s32(c.region, 0)};
+  Values state{b.s32(0)};
   state.insert(state.end(), inits.begin(), inits.end());
   state.insert(state.end(), inputs.begin(), inputs.end());
   for (size_t i = 0; i < numOutputs; ++i) {
     const ir::Type& t = resultTypes[i];
-    ir::Value* zero = b.add(c.region, OpKind::Constant, {}, ir::Type{t.dtype, {}},
-                            ir::ConstantAttrs{std::vector<uint8_t>(byteSize(t.dtype), 0)});
-    state.push_back(b.add(c.region, OpKind::Broadcast, {zero}, t, ir::BroadcastAttrs{}));
+    state.push_back(b.splat(b.scalar(t.dtype, 0), t.dims));
   }
   std::vector<ir::Type> stateTypes;
   for (const ir::Value* v : state) stateTypes.push_back(v->type);
@@ -83,31 +56,33 @@ Values scan(InstrContext& c) {
   ir::Op* loop = c.emit(OpKind::While, state, stateTypes);
   ir::Region& cond = *loop->addRegion();
   for (const ir::Type& t : stateTypes) cond.addArg(t);
-  cond.yields = {b.add(cond, OpKind::Compare,
-                       {cond.args[0].get(), b.s32(cond, static_cast<int32_t>(length))},
-                       ir::Type{DType::Pred, {}},
-                       ir::CompareAttrs{ir::CompareDirection::LT, ir::CompareType::Signed})};
+  RegionBuilder inCond(c, cond);
+  cond.yields = {inCond.op(OpKind::Compare,
+                           {cond.args[0].get(), inCond.s32(static_cast<int32_t>(length))},
+                           ir::Type{DType::Pred, {}},
+                           ir::CompareAttrs{ir::CompareDirection::LT, ir::CompareType::Signed})};
 
   ir::Region& body = *loop->addRegion();
   for (const ir::Type& t : stateTypes) body.addArg(t);
+  RegionBuilder inBody(c, body);
   ir::Value* index = body.args[0].get();
   ir::Value* at = index;
   if (reverse)
-    at = b.add(body, OpKind::Subtract, {b.s32(body, static_cast<int32_t>(length - 1)), index},
-               index->type);
+    at = inBody.op(OpKind::Subtract, {inBody.s32(static_cast<int32_t>(length - 1)), index},
+                   index->type);
   std::vector<Values> args;
   for (size_t i = 0; i < inputs.size(); ++i) {
     ir::Value* whole = body.args[1 + numCarries + i].get();
     std::vector<int64_t> sizes = whole->type.dims;
     sizes[dim] = 1;
     Values ops{whole};
-    Values idx = b.indices(body, whole->type.rank(), dim, at);
+    Values idx = indices(inBody, whole->type.rank(), dim, at);
     ops.insert(ops.end(), idx.begin(), idx.end());
-    ir::Value* slice = b.add(body, OpKind::DynamicSlice, ops, ir::Type{whole->type.dtype, sizes},
-                             ir::DynamicSliceAttrs{sizes});
+    ir::Value* slice = inBody.op(OpKind::DynamicSlice, ops, ir::Type{whole->type.dtype, sizes},
+                                 ir::DynamicSliceAttrs{sizes});
     std::vector<int64_t> squeezed = whole->type.dims;
     squeezed.erase(squeezed.begin() + dim);
-    args.push_back({b.add(body, OpKind::Reshape, {slice}, ir::Type{whole->type.dtype, squeezed})});
+    args.push_back({inBody.op(OpKind::Reshape, {slice}, ir::Type{whole->type.dtype, squeezed})});
   }
   for (int64_t k = 0; k < numCarries; ++k) args.push_back({body.args[1 + k].get()});
   const hlo::Computation& fn =
@@ -116,7 +91,7 @@ Values scan(InstrContext& c) {
   if (produced.size() != numOutputs + numCarries)
     c.fail("scan to_apply returns the wrong number of values");
 
-  Values next{b.add(body, OpKind::Add, {index, b.s32(body, 1)}, index->type)};
+  Values next{inBody.op(OpKind::Add, {index, inBody.s32(1)}, index->type)};
   for (int64_t k = 0; k < numCarries; ++k) next.push_back(produced[numOutputs + k]);
   for (size_t i = 0; i < inputs.size(); ++i) next.push_back(body.args[1 + numCarries + i].get());
   for (size_t i = 0; i < numOutputs; ++i) {
@@ -124,11 +99,11 @@ Values scan(InstrContext& c) {
     std::vector<int64_t> expanded = array->type.dims;
     expanded[dim] = 1;
     ir::Value* elem =
-        b.add(body, OpKind::Reshape, {produced[i]}, ir::Type{array->type.dtype, expanded});
+        inBody.op(OpKind::Reshape, {produced[i]}, ir::Type{array->type.dtype, expanded});
     Values ops{array, elem};
-    Values idx = b.indices(body, array->type.rank(), dim, at);
+    Values idx = indices(inBody, array->type.rank(), dim, at);
     ops.insert(ops.end(), idx.begin(), idx.end());
-    next.push_back(b.add(body, OpKind::DynamicUpdateSlice, ops, array->type));
+    next.push_back(inBody.op(OpKind::DynamicUpdateSlice, ops, array->type));
   }
   body.yields = next;
   c.check(loop);

@@ -6,13 +6,12 @@
 #include "ir/clone.h"
 #include "ir/scalar_bits.h"
 #include "passes/fold.h"
+#include "passes/rewrite_support.h"
 
 namespace lf::passes {
 namespace {
 
 using K = ir::OpKind;
-
-bool isKind(const ir::Value* v, K kind) { return v->def != nullptr && v->def->kind == kind; }
 
 // A reshape, or a broadcast that only reorders nothing and adds nothing: the same elements in
 // the same order.
@@ -86,13 +85,6 @@ class DivideRewriter {
   }
 
  private:
-  // Where new ops go: after the ops already kept, in the divide's region, named after it.
-  struct InsertionPoint {
-    std::vector<std::unique_ptr<ir::Op>>* kept = nullptr;
-    ir::Region* parent = nullptr;
-    const ir::Op* divide = nullptr;
-  };
-
   // Whether `v` has one use, its user's: one counted use when the user is counted, none when the
   // user is a divide about to be made or an op released as unused (which the new op will use
   // again, counting it again).
@@ -182,12 +174,6 @@ class DivideRewriter {
     return make(K::Divide, {a, b}, b->type);
   }
 
-  // The constant under `v`'s chain of broadcasts and reshapes, or nullptr.
-  static const ir::Op* constantBelow(const ir::Value* v) {
-    while (isKind(v, K::Broadcast) || isKind(v, K::Reshape)) v = v->def->operands[0];
-    return isKind(v, K::Constant) ? v->def : nullptr;
-  }
-
   // `v` (a constant under broadcasts and reshapes) with 1 / x in place of each constant element.
   ir::Value* reciprocalOfConstant(const ir::Value* v) {
     if (isKind(v, K::Constant)) {
@@ -204,20 +190,14 @@ class DivideRewriter {
 
   // 1 of `type`: a scalar constant, broadcast when `type` is an array (XLA's MakeScalarLike).
   ir::Value* onesLike(const ir::Type& type) {
-    std::vector<uint8_t> bytes(static_cast<size_t>(byteSize(type.dtype)));
-    storeBits(type.dtype, oneBits(type.dtype), bytes.data());
-    ir::Value* one = make(K::Constant, {}, ir::Type{type.dtype, {}}, ir::ConstantAttrs{bytes});
-    if (type.dims.empty()) return one;
-    return make(K::Broadcast, {one}, type, ir::BroadcastAttrs{});
+    return scalarLike([this](K kind, std::vector<ir::Value*> operands, ir::Type t,
+                             ir::Attrs attrs) { return make(kind, std::move(operands), t, attrs); },
+                      oneBits(type.dtype), type);
   }
 
   ir::Value* make(K kind, std::vector<ir::Value*> operands, ir::Type type, ir::Attrs attrs = {}) {
     for (ir::Value* v : operands) acquire(v);
-    auto op = ir::makeOp(kind, std::move(operands), {std::move(type)}, std::move(attrs),
-                         at_.divide->loc, at_.divide->name);
-    op->parent = at_.parent;
-    at_.kept->push_back(std::move(op));
-    return at_.kept->back()->result();
+    return at_.insert(kind, std::move(operands), std::move(type), std::move(attrs));
   }
 
   // Use counts follow the rewrites: an op whose last use goes away stops counting as a use of its

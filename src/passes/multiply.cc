@@ -5,21 +5,12 @@
 #include "ir/clone.h"
 #include "ir/scalar_bits.h"
 #include "passes/fold.h"
+#include "passes/rewrite_support.h"
 
 namespace lf::passes {
 namespace {
 
 using K = ir::OpKind;
-
-bool isKind(const ir::Value* v, K kind) { return v->def != nullptr && v->def->kind == kind; }
-
-// The one-element constant under `v`'s broadcasts and reshapes (a scalar constant JAX broadcast
-// to a shape), or nullptr.
-const ir::Op* scalarConstantBelow(const ir::Value* v) {
-  while (isKind(v, K::Broadcast) || isKind(v, K::Reshape)) v = v->def->operands[0];
-  if (!isKind(v, K::Constant) || v->type.numElements() != 1) return nullptr;
-  return v->def;
-}
 
 // A multiply by a scalar constant: its other operand (not a constant) and the constant.
 struct ScaledBy {
@@ -73,12 +64,6 @@ class Reassociator {
   }
 
  private:
-  struct InsertionPoint {
-    std::vector<std::unique_ptr<ir::Op>>* kept = nullptr;
-    ir::Region* parent = nullptr;
-    const ir::Op* multiply = nullptr;
-  };
-
   // The replacement of x * y, or nullptr when no rule applies.
   ir::Value* rewrite(ir::Value* x, ir::Value* y) {
     const ir::Type& type = x->type;
@@ -107,28 +92,18 @@ class Reassociator {
     return make(K::Multiply, {x, y}, x->type);
   }
 
-  static uint64_t constantBits(const ir::Op* k) {
-    return loadBits(k->result()->type.dtype, k->attr<ir::ConstantAttrs>().bytes.data());
-  }
   static uint64_t product(const ir::Op* k1, const ir::Op* k2) {
     return productBits(k1->result()->type.dtype, constantBits(k1), constantBits(k2));
   }
 
-  // A scalar constant of `type`'s element type with `bits`, broadcast to `type`.
   ir::Value* constantLike(uint64_t bits, const ir::Type& type) {
-    std::vector<uint8_t> bytes(static_cast<size_t>(byteSize(type.dtype)));
-    storeBits(type.dtype, bits, bytes.data());
-    ir::Value* k = make(K::Constant, {}, ir::Type{type.dtype, {}}, ir::ConstantAttrs{bytes});
-    if (type.dims.empty()) return k;
-    return make(K::Broadcast, {k}, type, ir::BroadcastAttrs{});
+    return scalarLike([this](K kind, std::vector<ir::Value*> operands, ir::Type t,
+                             ir::Attrs attrs) { return make(kind, std::move(operands), t, attrs); },
+                      bits, type);
   }
 
   ir::Value* make(K kind, std::vector<ir::Value*> operands, ir::Type type, ir::Attrs attrs = {}) {
-    auto op = ir::makeOp(kind, std::move(operands), {std::move(type)}, std::move(attrs),
-                         at_.multiply->loc, at_.multiply->name);
-    op->parent = at_.parent;
-    at_.kept->push_back(std::move(op));
-    return at_.kept->back()->result();
+    return at_.insert(kind, std::move(operands), std::move(type), std::move(attrs));
   }
 
   InsertionPoint at_;
