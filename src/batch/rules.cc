@@ -400,7 +400,10 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       return single(in, d0);
     case OpKind::Cholesky:
     case OpKind::TriangularSolve:
-    case OpKind::Lu: {
+    case OpKind::Lu:
+    case OpKind::Qr:
+    case OpKind::HouseholderProduct:
+    case OpKind::Eigh: {
       // Each matrix (the last two dimensions) is solved on its own: any batch dimension maps.
       OpRule r = aligned(op, in, in.size());
       if (r.error.empty() && r.result >= t0.rank() - 2) {

@@ -465,6 +465,15 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::Lu:
       emitLu(op);
       break;
+    case K::Qr:
+      emitQr(op);
+      break;
+    case K::HouseholderProduct:
+      emitHouseholderProduct(op);
+      break;
+    case K::Eigh:
+      emitEigh(op);
+      break;
     case K::LuPivotsToPermutation:
       emitPivotsToPermutation(op);
       break;

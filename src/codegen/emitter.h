@@ -210,6 +210,9 @@ class Emitter {
   void emitConvolutionTiles(const ir::Op& op);
   void emitConvolutionTileNest(const ir::Op& op, const ConvolutionTileNest& nest);
   void emitLu(const ir::Op& op);                   // emit_linalg.cc
+  void emitQr(const ir::Op& op);                   // emit_linalg_qr_eigh.cc
+  void emitHouseholderProduct(const ir::Op& op);   // emit_linalg_qr_eigh.cc
+  void emitEigh(const ir::Op& op);                 // emit_linalg_qr_eigh.cc
   void emitPivotsToPermutation(const ir::Op& op);  // emit_linalg.cc
   void emitReshape(const ir::Op& op);
   void emitWhile(const ir::Op& op);  // emit_control.cc

@@ -11,10 +11,13 @@ namespace lf::frontend {
 // "Sharding" is an annotation, not a computation: JAX wraps values in it where it records their
 // sharding (a jax.random.key argument, with_sharding_constraint); on one device it is the value.
 const char* const kKnownCustomCallTargets[] = {
-    "cu_threefry2x32",   "cu_threefry2x32_ffi", "Sharding",
-    "lapack_spotrf_ffi", "lapack_dpotrf_ffi",   "cusolver_potrf_ffi",
-    "lapack_strsm_ffi",  "lapack_dtrsm_ffi",    "lapack_sgetrf_ffi",
-    "lapack_dgetrf_ffi", "cusolver_getrf_ffi",  "cu_lu_pivots_to_permutation"};
+    "cu_threefry2x32", "cu_threefry2x32_ffi", "Sharding",
+    // Linear algebra (import_linalg.cc).
+    "lapack_spotrf_ffi", "lapack_dpotrf_ffi", "cusolver_potrf_ffi", "lapack_strsm_ffi",
+    "lapack_dtrsm_ffi", "lapack_sgetrf_ffi", "lapack_dgetrf_ffi", "cusolver_getrf_ffi",
+    "cu_lu_pivots_to_permutation", "lapack_sgeqrf_ffi", "lapack_dgeqrf_ffi", "cusolver_geqrf_ffi",
+    "lapack_sorgqr_ffi", "lapack_dorgqr_ffi", "cusolver_orgqr_ffi", "lapack_ssyevd_ffi",
+    "lapack_dsyevd_ffi", "cusolver_syevd_ffi"};
 const size_t kNumKnownCustomCallTargets = std::size(kKnownCustomCallTargets);
 
 bool isKnownCustomCallTarget(std::string_view target) {

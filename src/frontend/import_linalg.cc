@@ -1,7 +1,8 @@
 // cholesky and triangular-solve: XLA's HLO ops of those names, and the LAPACK (CPU) and cuSOLVER
 // (CUDA) custom calls JAX lowers jnp.linalg.cholesky, jax.scipy.linalg.solve_triangular and the LU
 // factorization behind jnp.linalg.solve / inv / slogdet to (getrf, and on CUDA the pivots-to-
-// permutation kernel).
+// permutation kernel), and the QR and symmetric eigen-decompositions behind jnp.linalg.qr and eigh
+// (geqrf, orgqr, syevd).
 // The custom calls' operands and results are column-major ({0,1} layouts); loopfuse reads every
 // array by its logical index, so LAPACK's 'L' (the lower triangle of the column-major buffer) is
 // the lower triangle of the logical matrix too.
@@ -12,6 +13,9 @@ namespace lf::frontend {
 namespace {
 
 using ir::OpKind;
+
+// The largest eigh: LAPACK's syevd switches to divide and conquer above (sstedc's SMLSIZ).
+constexpr int64_t kEighMaxRows = 25;
 
 // One LAPACK character flag of a backend_config (`uplo = 76 : ui8` is 'L'), checked against the
 // letters it may be.
@@ -73,19 +77,85 @@ Values triangularSolve(InstrContext& c) {
   return {c.emit1(OpKind::TriangularSolve, {c.array(0), c.array(1)}, attrs)};
 }
 
+// The results the custom call declares, checked against the op's.
+Values declaredResults(InstrContext& c, const std::string& target, ir::Op* op) {
+  std::vector<ir::Type> types;
+  for (const auto& r : op->results) types.push_back(r->type);
+  if (c.resultTypes() != types) {
+    std::string want;
+    for (const ir::Type& t : types) want += (want.empty() ? "" : ", ") + t.toString();
+    c.fail("custom-call '" + target + "' of " + op->operands[0]->type.toString() + " gives (" +
+           want + ")");
+  }
+  return resultsOf(op);
+}
+
+// geqrf(a) -> (a with R and the reflectors, taus).
+Values qr(InstrContext& c, const std::string& target) {
+  c.expectOperands(1);
+  ir::Value* a = c.array(0);
+  if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
+  std::vector<int64_t> taus(a->type.dims.begin(), a->type.dims.end() - 2);
+  taus.push_back(std::min(a->type.dims[a->type.rank() - 2], a->type.dims.back()));
+  return declaredResults(c, target,
+                         c.emit(OpKind::Qr, {a}, {a->type, ir::Type{a->type.dtype, taus}}));
+}
+
+// orgqr(a, taus) -> q.
+Values householderProduct(InstrContext& c, const std::string& target) {
+  c.expectOperands(2);
+  return declaredResults(
+      c, target, c.emit(OpKind::HouseholderProduct, {c.array(0), c.array(1)}, {c.array(0)->type}));
+}
+
+// syevd(a) -> (vectors, values, info). LAPACK solves the tridiagonal problem by QL/QR iteration
+// up to 25 rows and by divide and conquer above; the eigenvectors' signs are that algorithm's
+// choice, so only the first is taken (and only the lower triangle, jax's default).
+Values eigh(InstrContext& c, const std::string& target,
+            const std::map<std::string, std::string>& config) {
+  c.expectOperands(1);
+  ir::Value* a = c.array(0);
+  if (target == "cusolver_syevd_ffi") {
+    auto it = config.find("lower");
+    if (it != config.end() && it->second != "true") {
+      c.fail("unsupported " + target + " of the upper triangle (lower=false); jax.jit runs it");
+    }
+  } else {
+    if (lapackFlag(c, config, "uplo", "LU") != 'L') {
+      c.fail("unsupported " + target + " of the upper triangle (uplo 'U'); jax.jit runs it");
+    }
+    lapackFlag(c, config, "mode", "NV");  // the vectors are computed either way
+  }
+  const int64_t n = a->type.rank() >= 1 ? a->type.dims.back() : 0;
+  if (n > kEighMaxRows) {
+    c.fail("unsupported " + target + " of " + std::to_string(n) + " x " + std::to_string(n) +
+           " matrices (loopfuse's eigh follows LAPACK's QL/QR path, up to " +
+           std::to_string(kEighMaxRows) + " rows)");
+  }
+  std::vector<int64_t> batch(a->type.dims.begin(),
+                             a->type.dims.end() - std::min(a->type.rank(), 2));
+  std::vector<int64_t> values = batch;
+  values.push_back(n);
+  return declaredResults(
+      c, target,
+      c.emit(OpKind::Eigh, {a},
+             {a->type, ir::Type{a->type.dtype, values}, ir::Type{DType::S32, batch}}));
+}
+
 }  // namespace
 
+// The known targets (kKnownCustomCallTargets) that are LAPACK's, cuSOLVER's or jax's LU helper.
 bool isLinalgCustomCallTarget(std::string_view target) {
-  for (const char* t : {"lapack_spotrf_ffi", "lapack_dpotrf_ffi", "cusolver_potrf_ffi",
-                        "lapack_strsm_ffi", "lapack_dtrsm_ffi", "lapack_sgetrf_ffi",
-                        "lapack_dgetrf_ffi", "cusolver_getrf_ffi", "cu_lu_pivots_to_permutation"}) {
-    if (target == t) return true;
-  }
-  return false;
+  return isKnownCustomCallTarget(target) &&
+         (target.starts_with("lapack_") || target.starts_with("cusolver_") ||
+          target == "cu_lu_pivots_to_permutation");
 }
 
 Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   const std::map<std::string, std::string> config = backendConfig(c);
+  if (target.find("geqrf") != std::string::npos) return qr(c, target);
+  if (target.find("orgqr") != std::string::npos) return householderProduct(c, target);
+  if (target.find("syevd") != std::string::npos) return eigh(c, target, config);
   if (target.find("getrf") != std::string::npos) {
     c.expectOperands(1);
     ir::Value* a = c.array(0);

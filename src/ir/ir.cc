@@ -164,6 +164,12 @@ const char* opKindName(OpKind k) {
       return "lu";
     case OpKind::LuPivotsToPermutation:
       return "lu-pivots-to-permutation";
+    case OpKind::Qr:
+      return "qr";
+    case OpKind::HouseholderProduct:
+      return "householder-product";
+    case OpKind::Eigh:
+      return "eigh";
     case OpKind::Convolution:
       return "convolution";
     case OpKind::HostCallback:

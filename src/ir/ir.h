@@ -106,6 +106,9 @@ enum class OpKind : uint8_t {
   TriangularSolve,
   Lu,
   LuPivotsToPermutation,
+  Qr,
+  HouseholderProduct,
+  Eigh,
   Convolution,
   // A host callback (jax.pure_callback, jax.debug.callback / print) inside a conditional branch:
   // Python code the kernel cannot run. The frontend imports it; passes/host_callbacks.h replaces
@@ -252,6 +255,13 @@ struct CholeskyAttrs {
 // with row i at step i; info is 0, or the 1-based index of the first zero pivot.
 // LuPivotsToPermutation: operand pivots s32[..., k] (0-based); result s32[..., m]: iota(m) with
 // entries i and pivots[i] swapped for i = 0, 1, ..., k-1 in turn.
+// Qr: operand a [..., m, n] (f32/f64); results (a's type, taus [..., min(m, n)]): LAPACK's geqrf,
+// R on and above the diagonal, the Householder vectors' tails below it (their heads are 1), and
+// their scalars. HouseholderProduct: operands (a [..., m, n], taus [..., k]) with m >= n >= k;
+// result of a's type: the first n columns of Q = H(0) ... H(k-1) (LAPACK's orgqr).
+// Eigh: operand a [..., n, n] (f32/f64, its lower triangle read); results (vectors of a's type,
+// values [..., n], info s32[...]): LAPACK's syevd, eigenvalues ascending with eigenvector j in
+// column j; info 0, or > 0 when the iteration did not converge (the results are then unspecified).
 struct TriangularSolveAttrs {
   bool leftSide = true;
   bool lower = true;

@@ -280,6 +280,9 @@ std::string checkOp(const Op& op) {
     case OpKind::TriangularSolve:
     case OpKind::Lu:
     case OpKind::LuPivotsToPermutation:
+    case OpKind::Qr:
+    case OpKind::HouseholderProduct:
+    case OpKind::Eigh:
       return detail::checkLinalg(op);
     case OpKind::While:
     case OpKind::Conditional:

@@ -1,5 +1,6 @@
 // Rules for cholesky, triangular-solve, lu and lu-pivots-to-permutation (XLA's shape inference for
-// its ops of those names, which also fit the LAPACK/cuSOLVER custom calls JAX emits for them).
+// its ops of those names, which also fit the LAPACK/cuSOLVER custom calls JAX emits for them), and
+// for qr, householder-product and eigh (the shapes of LAPACK's geqrf, orgqr and syevd).
 #include <algorithm>
 
 #include "ir/op_rules.h"
@@ -17,6 +18,23 @@ std::string squareMatrices(const Op& op, const Type& t) {
     return name + " needs square matrices in its last two dimensions, got " + t.toString();
   }
   return "";
+}
+
+// "" when `t` is a batch of f32/f64 matrices.
+std::string floatMatrices(const Op& op, const Type& t) {
+  const std::string name = opKindName(op.kind);
+  if (t.dtype != DType::F32 && t.dtype != DType::F64) {
+    return name + " of " + t.toString() + ": only f32 and f64 matrices";
+  }
+  if (t.rank() < 2) return name + " needs matrices in its last two dimensions, got " + t.toString();
+  return "";
+}
+
+// The dimensions of one vector of `last` elements per matrix of `t`.
+std::vector<int64_t> batchOf(const Type& t, int64_t last) {
+  std::vector<int64_t> dims(t.dims.begin(), t.dims.end() - 2);
+  dims.push_back(last);
+  return dims;
 }
 
 std::string checkCholesky(const Op& op) {
@@ -66,14 +84,10 @@ std::string checkLu(const Op& op) {
     return "lu takes one operand and gives (lu, pivots, info)";
   }
   const Type& a = op.operands[0]->type;
-  if (a.dtype != DType::F32 && a.dtype != DType::F64) {
-    return "lu of " + a.toString() + ": only f32 and f64 matrices";
-  }
-  if (a.rank() < 2) return "lu needs matrices in its last two dimensions, got " + a.toString();
-  std::vector<int64_t> batch(a.dims.begin(), a.dims.end() - 2);
-  std::vector<int64_t> pivots = batch;
-  pivots.push_back(std::min(a.dims[a.rank() - 2], a.dims[a.rank() - 1]));
-  const Type p{DType::S32, pivots}, info{DType::S32, batch};
+  if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  const std::vector<int64_t> batch(a.dims.begin(), a.dims.end() - 2);
+  const Type p{DType::S32, batchOf(a, std::min(a.dims[a.rank() - 2], a.dims[a.rank() - 1]))};
+  const Type info{DType::S32, batch};
   if (op.result(0)->type != a || op.result(1)->type != p || op.result(2)->type != info) {
     return "type mismatch: lu of " + a.toString() + " gives " + a.toString() + ", " + p.toString() +
            ", " + info.toString();
@@ -98,6 +112,55 @@ std::string checkPivotsToPermutation(const Op& op) {
   return "";
 }
 
+std::string checkQr(const Op& op) {
+  if (op.operands.size() != 1 || op.results.size() != 2) {
+    return "qr takes one operand and gives (a, taus)";
+  }
+  const Type& a = op.operands[0]->type;
+  if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  const Type taus{a.dtype, batchOf(a, std::min(a.dims[a.rank() - 2], a.dims[a.rank() - 1]))};
+  if (op.result(0)->type != a || op.result(1)->type != taus) {
+    return "type mismatch: qr of " + a.toString() + " gives " + a.toString() + ", " +
+           taus.toString();
+  }
+  return "";
+}
+
+std::string checkHouseholderProduct(const Op& op) {
+  if (op.operands.size() != 2 || op.results.size() != 1) {
+    return "householder-product takes (a, taus) and gives one result";
+  }
+  const Type& a = op.operands[0]->type;
+  const Type& taus = op.operands[1]->type;
+  if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  const int64_t m = a.dims[a.rank() - 2], n = a.dims[a.rank() - 1];
+  const int64_t k = taus.rank() == a.rank() - 1 ? taus.dims.back() : -1;
+  if (taus != Type{a.dtype, batchOf(a, k)} || k > n || n > m) {
+    return "shape mismatch: householder-product of a " + a.toString() + " needs taus [..., k] " +
+           "with a's batch and dtype and m >= n >= k, got " + taus.toString();
+  }
+  if (op.result()->type != a) {
+    return "type mismatch: householder-product gives " + a.toString() + ", not " +
+           op.result()->type.toString();
+  }
+  return "";
+}
+
+std::string checkEigh(const Op& op) {
+  if (op.operands.size() != 1 || op.results.size() != 3) {
+    return "eigh takes one operand and gives (vectors, values, info)";
+  }
+  const Type& a = op.operands[0]->type;
+  if (auto e = squareMatrices(op, a); !e.empty()) return e;
+  const Type values{a.dtype, batchOf(a, a.dims.back())};
+  const Type info{DType::S32, std::vector<int64_t>(a.dims.begin(), a.dims.end() - 2)};
+  if (op.result(0)->type != a || op.result(1)->type != values || op.result(2)->type != info) {
+    return "type mismatch: eigh of " + a.toString() + " gives " + a.toString() + ", " +
+           values.toString() + ", " + info.toString();
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string checkLinalg(const Op& op) {
@@ -108,6 +171,12 @@ std::string checkLinalg(const Op& op) {
       return checkTriangularSolve(op);
     case OpKind::Lu:
       return checkLu(op);
+    case OpKind::Qr:
+      return checkQr(op);
+    case OpKind::HouseholderProduct:
+      return checkHouseholderProduct(op);
+    case OpKind::Eigh:
+      return checkEigh(op);
     default:
       return checkPivotsToPermutation(op);
   }

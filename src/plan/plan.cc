@@ -157,7 +157,8 @@ class Planner {
     bool localAllowed = op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter &&
                         op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::Lu &&
                         op.kind != ir::OpKind::TriangularSolve &&
-                        op.kind != ir::OpKind::LuPivotsToPermutation;
+                        op.kind != ir::OpKind::LuPivotsToPermutation && op.kind != ir::OpKind::Qr &&
+                        op.kind != ir::OpKind::HouseholderProduct && op.kind != ir::OpKind::Eigh;
     if (options_.localMaxElements > 0 && isSmall(v) && localAllowed && !needsMemory_.count(v)) {
       set(v, StorageKind::Local);
       return;

@@ -1,0 +1,74 @@
+// QR (geqrf and orgqr) and the symmetric eigen-decomposition (syevd): one matrix per SPMD
+// iteration, each by one thread through the prelude's LAPACK ports (lf_linalg.h), which work in
+// place on the result: the result starts as a copy of the operand, as LAPACK's output aliases
+// its input. The results live in memory (the planner never gives these ops locals), so the
+// prelude functions take pointers to them.
+#include <algorithm>
+
+#include "codegen/emitter.h"
+
+namespace lf::codegen {
+
+// (a, taus) = geqrf(a).
+void Emitter::emitQr(const ir::Op& op) {
+  const ir::Value* a = op.operands[0];
+  const ir::Value* r = op.result(0);
+  const ir::Value* taus = op.result(1);
+  const int rank = a->type.rank();
+  const int64_t m = a->type.dims[rank - 2], n = a->type.dims[rank - 1], k = std::min(m, n);
+  const int64_t matrices = m * n == 0 ? 0 : a->type.numElements() / (m * n);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  copyMatrix(r, a, "base", m * n);
+  line("lf_geqrf(&" + at(r, "base") + ", " + std::to_string(m) + ", " + std::to_string(n) + ", &" +
+       at(taus, "mat * " + std::to_string(k)) + ");");
+  close();
+  barrier();
+}
+
+// q = orgqr(a, taus). The taus are copied to a local array first: they may be an operand that
+// is not in memory.
+void Emitter::emitHouseholderProduct(const ir::Op& op) {
+  const ir::Value* a = op.operands[0];
+  const ir::Value* taus = op.operands[1];
+  const ir::Value* q = op.result();
+  const int rank = a->type.rank();
+  const int64_t m = a->type.dims[rank - 2], n = a->type.dims[rank - 1];
+  const int64_t k = taus->type.dims.back();
+  const int64_t matrices = m * n == 0 ? 0 : a->type.numElements() / (m * n);
+  const std::string T = cType(a->type.dtype);
+  const std::string ks = std::to_string(k);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  copyMatrix(q, a, "base", m * n);
+  line(T + " tau[" + std::to_string(std::max<int64_t>(k, 1)) + "];");
+  open("for (int64_t e = 0; e < " + ks + "; ++e)");
+  line("tau[e] = " + at(taus, "mat * " + ks + " + e") + ";");
+  close();
+  line("lf_orgqr(&" + at(q, "base") + ", " + std::to_string(m) + ", " + std::to_string(n) + ", " +
+       ks + ", tau);");
+  close();
+  barrier();
+}
+
+// (vectors, values, info) = syevd(a), lower triangle.
+void Emitter::emitEigh(const ir::Op& op) {
+  const ir::Value* a = op.operands[0];
+  const ir::Value* vectors = op.result(0);
+  const ir::Value* values = op.result(1);
+  const ir::Value* info = op.result(2);
+  const int64_t n = a->type.dims.back();
+  const int64_t matrices = n == 0 ? 0 : a->type.numElements() / (n * n);
+  const std::string T = cType(a->type.dtype);
+  const std::string ns = std::to_string(n);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(n * n) + ";");
+  copyMatrix(vectors, a, "base", n * n);
+  line(T + " work[LF_SYEVD_WORK(" + ns + ")];");
+  line(at(info, "mat") + " = lf_syevd_lower(&" + at(vectors, "base") + ", " + ns + ", &" +
+       at(values, "mat * " + ns) + ", work);");
+  close();
+  barrier();
+}
+
+}  // namespace lf::codegen
