@@ -108,3 +108,90 @@ def linalg_lu_solve(a, b, batch, tall):
         jsl.lu(tall),
         jsl.lu_factor(batch[0])[1],  # pivots that do move rows
     )
+
+
+def symmetric(rng: np.random.Generator, shape: tuple[int, ...], dtype=np.float32) -> np.ndarray:
+    """Symmetric matrices with well-separated eigenvalues (so each eigenvector is unique up to its
+    sign, which LAPACK's algorithm fixes): Q diag(1, 2, ..., n) Q^T - n/2 I for a random Q."""
+    n = shape[-1]
+    q, _ = np.linalg.qr(rng.standard_normal(shape))
+    d = np.arange(1, n + 1, dtype=np.float64) - n / 2
+    return (q @ (d[:, None] * np.swapaxes(q, -1, -2))).astype(dtype)
+
+
+@program(
+    "linalg_qr_forms",
+    args=lambda rng: (
+        normal(rng, (5, 3)),
+        normal(rng, (3, 5)),
+        normal(rng, (4, 4)),
+        normal(rng, (2, 6, 2)),
+    ),
+)
+def linalg_qr_forms(tall, wide, square, batch):
+    # LAPACK's geqrf then orgqr (householder_product): reduced, complete and R-only modes, tall,
+    # wide, square and batched matrices, a zero column (geqrf's tau = 0) and a rank-one matrix.
+    zero_col = square.at[:, 1].set(0.0)
+    rank_one = jnp.outer(tall[:, 0], wide[0, :3])
+    return (
+        jnp.linalg.qr(tall),
+        jnp.linalg.qr(tall, mode="complete"),
+        jnp.linalg.qr(wide),
+        jnp.linalg.qr(square, mode="r"),
+        jnp.linalg.qr(batch),
+        jnp.linalg.qr(zero_col),
+        jnp.linalg.qr(rank_one)[1],
+        jax.lax.linalg.qr(tall, full_matrices=False),
+    )
+
+
+@program(
+    "linalg_eigh_forms",
+    args=lambda rng: (
+        symmetric(rng, (6, 6)),
+        symmetric(rng, (3, 4, 4)),
+        normal(rng, (5, 5)),
+        symmetric(rng, (16, 16)),
+    ),
+)
+def linalg_eigh_forms(a, batch, general, big):
+    # LAPACK's syevd (tridiagonal reduction, implicit QL/QR, back-transformation): eigenvalues
+    # ascending and eigenvectors with LAPACK's signs; a batch; eigvalsh; a non-symmetric input
+    # (jnp.linalg.eigh symmetrizes it); a diagonal and an already-tridiagonal matrix; 2 x 2 and
+    # 1 x 1; a matrix scaled far down (syevd's and steqr's scaling); 16 x 16 (25 x 25, the largest
+    # size, is in tests/python/test_jit_qr_eigh.py with a tolerance for its eigenvectors).
+    diag = jnp.diag(jnp.array([3.0, -1.0, 2.0, 0.5]))
+    tri = jnp.diag(jnp.arange(1.0, 6.0)) + jnp.diag(jnp.full(4, 0.5), 1) + jnp.diag(jnp.full(4, 0.5), -1)
+    return (
+        jnp.linalg.eigh(a),
+        jnp.linalg.eigh(batch),
+        jnp.linalg.eigvalsh(a),
+        jnp.linalg.eigh(general),
+        jnp.linalg.eigh(diag),
+        jnp.linalg.eigh(tri),
+        jnp.linalg.eigh(a[:2, :2]),
+        jnp.linalg.eigh(a[:1, :1]),
+        jnp.linalg.eigh(a * 1e-6)[0],
+        jnp.linalg.eigh(big),
+    )
+
+
+@program(
+    "linalg_qr_eigh_loop",
+    args=lambda rng: (symmetric(rng, (5, 5)), normal(rng, (5, 2))),
+)
+def linalg_qr_eigh_loop(a, q0):
+    # Subspace iteration (Q <- qr(A Q).Q, the Rayleigh quotient's eigh each step) in a fori_loop,
+    # and a scan whose every step decomposes a state-dependent matrix.
+    def orth(i, q):
+        return jnp.linalg.qr(a @ q)[0]
+
+    q = jax.lax.fori_loop(0, 30, orth, jnp.linalg.qr(q0)[0])
+    ritz = jnp.linalg.eigvalsh(q.T @ a @ q)
+
+    def step(m, x):
+        w, v = jnp.linalg.eigh(m + jnp.outer(x, x))
+        return m + 0.1 * v @ jnp.diag(jnp.tanh(w)) @ v.T, w
+
+    m, ws = jax.lax.scan(step, a, q0.T)
+    return jnp.abs(q), ritz, m, ws
