@@ -111,11 +111,11 @@ def linalg_lu_solve(a, b, batch, tall):
 
 
 def symmetric(rng: np.random.Generator, shape: tuple[int, ...], dtype=np.float32) -> np.ndarray:
-    """Symmetric matrices with well-separated eigenvalues (so each eigenvector is unique up to its
-    sign, which LAPACK's algorithm fixes): Q diag(1, 2, ..., n) Q^T - n/2 I for a random Q."""
+    """Symmetric matrices with well-separated eigenvalues, none at 0 (so each eigenvector is unique
+    up to its sign, which LAPACK's algorithm fixes): Q diag(1, ..., n) Q^T - (n/2 + 0.3) I."""
     n = shape[-1]
     q, _ = np.linalg.qr(rng.standard_normal(shape))
-    d = np.arange(1, n + 1, dtype=np.float64) - n / 2
+    d = np.arange(1, n + 1, dtype=np.float64) - n / 2 - 0.3
     return (q @ (d[:, None] * np.swapaxes(q, -1, -2))).astype(dtype)
 
 
@@ -161,7 +161,11 @@ def linalg_eigh_forms(a, batch, general, big):
     # 1 x 1; a matrix scaled far down (syevd's and steqr's scaling); 16 x 16 (25 x 25, the largest
     # size, is in tests/python/test_jit_qr_eigh.py with a tolerance for its eigenvectors).
     diag = jnp.diag(jnp.array([3.0, -1.0, 2.0, 0.5]))
-    tri = jnp.diag(jnp.arange(1.0, 6.0)) + jnp.diag(jnp.full(4, 0.5), 1) + jnp.diag(jnp.full(4, 0.5), -1)
+    tri = (
+        jnp.diag(jnp.arange(1.0, 6.0))
+        + jnp.diag(jnp.full(4, 0.5), 1)
+        + jnp.diag(jnp.full(4, 0.5), -1)
+    )
     return (
         jnp.linalg.eigh(a),
         jnp.linalg.eigh(batch),

@@ -1,0 +1,221 @@
+"""jnp.linalg.qr and jnp.linalg.eigh through lf.jit, against jax.jit on the CPU.
+
+JAX lowers them to LAPACK's geqrf + orgqr and syevd custom calls; loopfuse runs LAPACK's unblocked
+algorithms in the kernel (src/codegen/prelude/lf_linalg.h), so the Householder vectors' and the
+eigenvectors' signs are LAPACK's, and the values agree within the float tolerances.
+
+Eigenvectors are compared directly (a sign that differs from jax's fails) where LAPACK's own
+choice of sign is stable: f64, and f32 matrices whose eigenvalues are one apart. Elsewhere
+(f32 past a few rows, an eigenvalue at 0) LAPACK's sign hangs on the last bits of its BLAS
+kernels' sums: scipy's LAPACK flips an eigenvector of 5% of random 25 x 25 f32 matrices when one
+element moves by one ulp. There the eigenvalues are compared, the eigenvectors up to sign, and
+V diag(w) V^T must give back the matrix.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import loopfuse as lf
+from conftest import TOLERANCES, assert_close, requires_core
+
+pytestmark = requires_core
+
+DTYPES = [np.float32, np.float64]
+
+
+def symmetric(rng: np.random.Generator, n: int, dtype, batch: tuple[int, ...] = ()) -> np.ndarray:
+    """Q diag(1, ..., n) Q^T - (n/2 + 0.3) I: eigenvalues one apart, so each eigenvector is unique
+    up to the sign that LAPACK's algorithm chooses, and none at 0 (see test_eigh_zero_eigenvalue)."""
+    q, _ = np.linalg.qr(rng.standard_normal(batch + (n, n)))
+    d = np.arange(1, n + 1, dtype=np.float64) - n / 2 - 0.3
+    return (q @ (d[:, None] * np.swapaxes(q, -1, -2))).astype(dtype)
+
+
+def check(f, *args, scale: float = 1.0) -> None:
+    with jax.enable_x64(any(np.asarray(a).dtype == np.float64 for a in args)):
+        expected = jax.jit(f)(*args)
+        actual = lf.jit(f, fallback="error")(*args)
+        assert_close(actual, expected, what=getattr(f, "__name__", "f"), scale=scale)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize(
+    "shape", [(4, 3), (3, 4), (5, 5), (1, 1), (7, 1), (1, 6), (2, 6, 4), (3, 2, 4), (40, 24)]
+)
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_qr_matches_jax(dtype, shape, mode) -> None:
+    x = np.random.default_rng(sum(shape)).standard_normal(shape).astype(dtype)
+    check(lambda a: jnp.linalg.qr(a, mode=mode), x)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+def test_qr_degenerate_columns(dtype) -> None:
+    # A zero column (geqrf's tau = 0: no reflector), a column already in R's shape, rank one.
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((5, 4)).astype(dtype)
+    zero = a.copy()
+    zero[:, 2] = 0
+    upper = np.triu(a)
+    for m in (zero, upper, np.zeros((3, 3), dtype)):
+        check(jnp.linalg.qr, m)
+    # Past the first column a rank-one matrix leaves rounding noise, so the later reflectors (and
+    # Q's later columns) are the noise's; R and Q's first column are determined.
+    rank_one = np.outer(a[:, 0], a[0]).astype(dtype)
+    check(lambda m: (jnp.linalg.qr(m)[0][:, 0], jnp.linalg.qr(m)[1]), rank_one)
+
+
+def check_eigh_up_to_signs(a: np.ndarray, scale: float = 1.0) -> None:
+    """Eigenvalues as jax's, eigenvectors as jax's up to sign, and V diag(w) V^T = sym(A)."""
+    with jax.enable_x64(a.dtype == np.float64):
+        w, v = lf.jit(jnp.linalg.eigh, fallback="error")(a)
+        w_jax, v_jax = jax.jit(jnp.linalg.eigh)(a)
+        assert_close(w, w_jax, what="eigenvalues", scale=scale)
+        assert_close(jnp.abs(v), jnp.abs(v_jax), what="|eigenvectors|", scale=scale)
+        n = a.shape[-1]
+        rebuilt = np.einsum("...ij,...j,...kj->...ik", np.asarray(v, np.float64), w, v)
+        sym = (a.astype(np.float64) + np.swapaxes(a, -1, -2)) / 2
+        tol = TOLERANCES[a.dtype.name][0] * n * max(1.0, float(np.max(np.abs(sym))))
+        np.testing.assert_allclose(rebuilt, sym, atol=tol, err_msg="V diag(w) V^T")
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 12, 16])
+def test_eigh_matches_jax(dtype, n) -> None:
+    check(jnp.linalg.eigh, symmetric(np.random.default_rng(n), n, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+def test_eigh_largest_size(dtype) -> None:
+    # 25 x 25 is the largest matrix LAPACK's syevd solves by QL/QR iteration (sstedc's SMLSIZ).
+    # Eigenvectors carry LAPACK's own forward error, about n eps ||A|| / gap: 25 * 6e-8 * 12 for
+    # f32, over the corpus' 1e-6, hence the scale. f32 signs at this size are LAPACK's noise.
+    a = symmetric(np.random.default_rng(25), 25, dtype)
+    if dtype == np.float64:
+        check(jnp.linalg.eigh, a)
+    else:
+        check_eigh_up_to_signs(a, scale=4.0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+def test_eigh_batched_and_random_matrices(dtype) -> None:
+    rng = np.random.default_rng(2)
+    check(jnp.linalg.eigh, symmetric(rng, 5, dtype, batch=(2, 3)))
+    # General matrices: jnp.linalg.eigh symmetrizes them first; their eigenvalues are closer
+    # together, and f32 signs become LAPACK's noise.
+    general = rng.standard_normal((16, 8, 8)).astype(dtype)
+    if dtype == np.float64:
+        check(jnp.linalg.eigh, general)
+    else:
+        check_eigh_up_to_signs(general, scale=4.0)
+    check(jnp.linalg.eigvalsh, rng.standard_normal((4, 9, 9)).astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+def test_eigh_structured_matrices(dtype) -> None:
+    # Diagonal (the tridiagonal problem splits at once, then the selection sort reorders the
+    # identity's columns), repeated eigenvalues, a 2 x 2 block (slaev2), tridiagonal, zero.
+    d = np.diag(np.array([3.0, -1.0, 2.0, 0.5, -1.0], dtype))
+    block = np.kron(np.eye(2), np.array([[2.0, 1.0], [1.0, 2.0]])).astype(dtype)
+    tri = (
+        np.diag(np.arange(1.0, 7.0)) + np.diag(np.full(5, 0.5), 1) + np.diag(np.full(5, 0.5), -1)
+    ).astype(dtype)
+    for m in (d, np.eye(4, dtype=dtype), block, tri, np.zeros((3, 3), dtype)):
+        check(jnp.linalg.eigh, m)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("magnitude", [1e-30, 1e-6, 1e6, 1e30])
+def test_eigh_scaled_matrices(dtype, magnitude) -> None:
+    # Far from 1, syevd scales the matrix into range and steqr each unreduced block; the
+    # eigenvalues are compared relative to their size.
+    a = symmetric(np.random.default_rng(3), 6, np.float64) * magnitude
+    check(jnp.linalg.eigh, a.astype(dtype))
+
+
+def test_eigh_zero_eigenvalue() -> None:
+    # An eigenvalue at 0 (to rounding) is where LAPACK's own choice of signs hangs on the last
+    # bits: scipy's LAPACK flips an eigenvector of this matrix when its tridiagonal form moves by
+    # an ulp. The values agree, and the vectors up to their signs.
+    q, _ = np.linalg.qr(np.random.default_rng(10).standard_normal((8, 4, 4)))
+    a = (q @ (np.array([-1.0, 0.0, 1.0, 2.0])[:, None] * np.swapaxes(q, -1, -2))).astype(np.float32)
+    check_eigh_up_to_signs(a)
+
+
+def test_eigh_of_nan_is_nan_as_in_jax() -> None:
+    # The iteration does not converge (info > 0) and JAX's lowering turns the results to NaN.
+    a = symmetric(np.random.default_rng(4), 4, np.float32)
+    a[1, 2] = a[2, 1] = np.nan
+    check(jnp.linalg.eigh, a)
+
+
+def test_qr_and_eigh_gradients() -> None:
+    rng = np.random.default_rng(5)
+    a = symmetric(rng, 4, np.float32)
+    x = rng.standard_normal((5, 3)).astype(np.float32)
+
+    def spectral(m):
+        w, v = jnp.linalg.eigh(m)
+        return jnp.sum(jnp.tanh(w)) + jnp.sum(v[:, 0] ** 2 * jnp.arange(4.0))
+
+    def orth(m):
+        q, r = jnp.linalg.qr(m)
+        return jnp.sum(q * q[::-1]) + jnp.sum(jnp.diag(r))
+
+    assert_close(lf.jit(jax.grad(spectral))(a), jax.jit(jax.grad(spectral))(a), scale=10.0)
+    assert_close(jax.grad(lf.jit(spectral))(a), jax.grad(spectral)(a), scale=10.0)
+    assert_close(jax.grad(lf.jit(orth))(x), jax.grad(orth)(x), scale=10.0)
+
+
+def test_vmap_of_lf_jit_compiles_the_batched_decomposition() -> None:
+    rng = np.random.default_rng(6)
+    a = symmetric(rng, 4, np.float32, batch=(8,))
+    x = rng.standard_normal((8, 4, 3)).astype(np.float32)
+    assert_close(jax.vmap(lf.jit(jnp.linalg.eigh))(a), jax.vmap(jnp.linalg.eigh)(a))
+    assert_close(jax.vmap(lf.jit(jnp.linalg.qr))(x), jax.vmap(jnp.linalg.qr)(x))
+
+
+def test_decompositions_inside_loops() -> None:
+    # Subspace iteration with a QR each step, and an eigh per scan step of a changing matrix.
+    rng = np.random.default_rng(7)
+    a = symmetric(rng, 6, np.float32)
+    q0 = rng.standard_normal((6, 2)).astype(np.float32)
+
+    def subspace(a, q0):
+        q = jax.lax.fori_loop(0, 40, lambda i, q: jnp.linalg.qr(a @ q)[0], jnp.linalg.qr(q0)[0])
+        return jnp.abs(q), jnp.linalg.eigvalsh(q.T @ a @ q)
+
+    def flow(a, q0):
+        def step(m, x):
+            w, v = jnp.linalg.eigh(m + jnp.outer(x, x))
+            return m + 0.1 * v @ jnp.diag(jnp.tanh(w)) @ v.T, w
+
+        return jax.lax.scan(step, a, q0.T)
+
+    check(subspace, a, q0)
+    check(flow, a, q0)
+
+
+def test_eigh_past_lapacks_qr_iteration_falls_back() -> None:
+    # Above 25 rows syevd switches to divide and conquer, whose eigenvector signs loopfuse does
+    # not reproduce: the function runs with XLA (a warning), or raises with fallback="error".
+    a = symmetric(np.random.default_rng(8), 26, np.float32)
+    with pytest.raises(lf.CompileError, match="up to 25 rows"):
+        lf.jit(jnp.linalg.eigh, fallback="error")(a)
+    f = lf.jit(jnp.linalg.eigh)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = f(a)
+    assert any("25 rows" in str(w.message) for w in caught)
+    assert_close(result, jax.jit(jnp.linalg.eigh)(a))
+
+
+def test_eigh_of_the_upper_triangle_falls_back() -> None:
+    a = symmetric(np.random.default_rng(9), 4, np.float32)
+    with pytest.raises(lf.CompileError, match="upper triangle"):
+        lf.jit(lambda m: jax.lax.linalg.eigh(m, lower=False), fallback="error")(a)
