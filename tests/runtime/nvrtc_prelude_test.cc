@@ -113,7 +113,15 @@ std::string instantiateAll() {
   s += "  staged[LF_TID % 32] = (float)LF_NTHREADS;\n  LF_BARRIER();\n";
   for (size_t t = 0; t < types.size(); ++t) s += "  lf_use_" + std::to_string(t) + "(args);\n";
   s += "  uint32_t* r = (uint32_t*)args.scratch;\n";
-  s += "  lf_threefry2x32(r[0], r[1], r[2], (uint32_t)staged[0], &r[3], &r[4]);\n}\n";
+  s += "  lf_threefry2x32(r[0], r[1], r[2], (uint32_t)staged[0], &r[3], &r[4]);\n";
+  // The linear-algebra ports (lf_linalg.h), f32 and f64: QR of a 3 x 2 matrix, eigh of a 3 x 3.
+  for (const char* t : {"float", "double"}) {
+    const std::string p = std::string("((") + t + "*)args.scratch + 64)";
+    s += "  lf_geqrf(" + p + ", 3, 2, " + p + " + 6);\n";
+    s += "  lf_orgqr(" + p + ", 3, 2, 2, " + p + " + 6);\n";
+    s += "  r[5] += (uint32_t)lf_syevd_lower(" + p + " + 8, 3, " + p + " + 17, " + p + " + 20);\n";
+  }
+  s += "}\n";
   return s;
 }
 

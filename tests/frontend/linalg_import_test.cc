@@ -1,0 +1,81 @@
+// The QR and eigh custom calls (LAPACK's geqrf, orgqr and syevd, and cuSOLVER's) import to the qr,
+// householder-product and eigh ops; what loopfuse does not reproduce (the upper triangle, matrices
+// past LAPACK's QL/QR size) and malformed calls are errors that name the call.
+#include <gtest/gtest.h>
+
+#include "frontend/test_util.h"
+
+namespace lf::frontend::testing {
+namespace {
+
+TEST(LinalgImport, QrAndEighCustomCalls) {
+  std::string ir = importText(R"(HloModule m
+ENTRY main {
+  a = f32[2,5,3] parameter(0)
+  s = f64[4,4] parameter(1)
+  g = (f32[2,5,3], f32[2,3]) custom-call(a), custom_call_target="lapack_sgeqrf_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={}
+  r = f32[2,5,3] get-tuple-element(g), index=0
+  t = f32[2,3] get-tuple-element(g), index=1
+  q = f32[2,5,3] custom-call(r, t), custom_call_target="cusolver_orgqr_ffi", backend_config={}
+  e = (f64[4,4], f64[4], s32[]) custom-call(s), custom_call_target="lapack_dsyevd_ffi", backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+  c = (f64[4,4], f64[4], s32[]) custom-call(s), custom_call_target="cusolver_syevd_ffi", backend_config={algorithm = 0 : ui8, lower = true}
+  v = f64[4,4] get-tuple-element(e), index=0
+  w = f64[4] get-tuple-element(c), index=1
+  ROOT out = (f32[2,5,3], f64[4,4], f64[4]) tuple(q, v, w)
+})");
+  for (const char* expected :
+       {"qr(%0) : f32[2,5,3], f32[2,3]", "householder-product(%2, %3) : f32[2,5,3]",
+        "eigh(%1) : f64[4,4], f64[4], s32[]"}) {
+    EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+  }
+}
+
+TEST(LinalgImport, ErrorsNameTheCall) {
+  const std::string head = "HloModule m\nENTRY main {\n  ";
+  for (const auto& [hlo, message] : std::vector<std::pair<std::string, std::string>>{
+           {"a = f32[3,3] parameter(0)\n  ROOT e = (f32[3,3], f32[3], s32[]) custom-call(a), "
+            "custom_call_target=\"lapack_ssyevd_ffi\", backend_config={mode = 86 : ui8, uplo = 85 "
+            ": ui8}",
+            "unsupported lapack_ssyevd_ffi of the upper triangle (uplo 'U')"},
+           {"a = f32[3,3] parameter(0)\n  ROOT e = (f32[3,3], f32[3], s32[]) custom-call(a), "
+            "custom_call_target=\"cusolver_syevd_ffi\", backend_config={lower = false}",
+            "unsupported cusolver_syevd_ffi of the upper triangle (lower=false)"},
+           {"a = f32[26,26] parameter(0)\n  ROOT e = (f32[26,26], f32[26], s32[]) custom-call(a), "
+            "custom_call_target=\"lapack_ssyevd_ffi\", backend_config={mode = 86 : ui8, uplo = 76 "
+            ": ui8}",
+            "unsupported lapack_ssyevd_ffi of 26 x 26 matrices"},
+           {"a = f32[3,3] parameter(0)\n  ROOT e = (f32[3,3], f32[3], s32[]) custom-call(a), "
+            "custom_call_target=\"lapack_ssyevd_ffi\", backend_config={mode = 88 : ui8, uplo = 76 "
+            ": ui8}",
+            "backend_config mode = 88 is not one of 'NV'"},
+           {"a = f32[3,3] parameter(0)\n  ROOT e = (f32[3,3], f32[3], s32[]) custom-call(a), "
+            "custom_call_target=\"lapack_ssyevd_ffi\", backend_config={mode = 86 : ui8}",
+            "custom-call backend_config lacks 'uplo'"},
+           {"a = f32[3,2] parameter(0)\n  ROOT e = (f32[3,2], f32[2], s32[]) custom-call(a), "
+            "custom_call_target=\"lapack_ssyevd_ffi\", backend_config={mode = 86 : ui8, uplo = 76 "
+            ": ui8}",
+            "eigh needs square matrices in its last two dimensions, got f32[3,2]"},
+           {"a = f32[4,3] parameter(0)\n  ROOT g = (f32[4,3], f32[4]) custom-call(a), "
+            "custom_call_target=\"lapack_sgeqrf_ffi\", backend_config={}",
+            "custom-call 'lapack_sgeqrf_ffi' of f32[4,3] gives (f32[4,3], f32[3])"},
+           {"a = s32[4,3] parameter(0)\n  ROOT g = (s32[4,3], s32[3]) custom-call(a), "
+            "custom_call_target=\"lapack_sgeqrf_ffi\", backend_config={}",
+            "qr of s32[4,3]: only f32 and f64 matrices"},
+           {"a = f32[4] parameter(0)\n  ROOT g = (f32[4], f32[1]) custom-call(a), "
+            "custom_call_target=\"lapack_sgeqrf_ffi\", backend_config={}",
+            "lapack_sgeqrf_ffi needs matrices, got f32[4]"},
+           {"a = f32[3,4] parameter(0)\n  t = f32[3] parameter(1)\n  ROOT q = f32[3,4] "
+            "custom-call(a, t), custom_call_target=\"lapack_sorgqr_ffi\", backend_config={}",
+            "householder-product of a f32[3,4] needs taus [..., k] with a's batch and dtype and m "
+            ">= n >= k, got f32[3]"},
+           {"a = f32[4,3] parameter(0)\n  t = f32[4] parameter(1)\n  ROOT q = f32[4,3] "
+            "custom-call(a, t), custom_call_target=\"lapack_sorgqr_ffi\", backend_config={}",
+            "m >= n >= k, got f32[4]"}}) {
+    std::string err = importError(head + hlo + "\n}\n");
+    EXPECT_NE(err.find(message), std::string::npos) << message << "\n" << err;
+    EXPECT_NE(err.find("test.hlo:"), std::string::npos) << "no file:line:col in\n" << err;
+  }
+}
+
+}  // namespace
+}  // namespace lf::frontend::testing
