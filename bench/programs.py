@@ -166,6 +166,20 @@ def _conv_sampler(steps: int, batch: int, size: int, channels: int, hidden: int)
     )
 
 
+def _spectral_flow(steps: int, batch: int, n: int) -> Benchmark:
+    return Benchmark(
+        name=f"spectral_flow/n{steps}/b{batch}/{n}x{n}",
+        group="spectral_flow",
+        build=lambda: workloads.spectral_flow_case(steps, batch, n),
+        iterations=steps,
+        batch=batch,
+        params={"decompositions": "eigh and qr per step", "matrix": f"{n}x{n} f32"},
+        # Each step's eigh and QR are LAPACK's algorithms, summed in loopfuse's order, not
+        # OpenBLAS's; the flow contracts (tanh), so those differences do not grow.
+        tolerance=(1e-4, 1e-4),
+    )
+
+
 def _nuts(chains: int, steps: int, split_inside: bool = False) -> Benchmark:
     return Benchmark(
         # split_inside: the chains' keys come from jax.random.split inside the function.
@@ -216,6 +230,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _gru(steps=20, hidden=8, batch=2),
             _grad_scan(steps=20, hidden=4),
             _conv_sampler(steps=2, batch=2, size=8, channels=1, hidden=4),
+            _spectral_flow(steps=5, batch=2, n=4),
         ]
     else:
         scan_shape = (8, 128, 128) if platform == "cpu" else (512, 1024, 1024)
@@ -225,6 +240,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _gru(steps=1000, hidden=128, batch=32),
             _grad_scan(steps=1000, hidden=16),
             _conv_sampler(steps=20, batch=8, size=32, channels=4, hidden=32),
+            _spectral_flow(steps=200, batch=64, n=8),
         ]
     scans = [_scan_matmul(scan_shape, v) for v in ("scan", "unrolled", "unroll4")]
     headline, other_seeds = seed_suite(quick)

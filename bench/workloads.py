@@ -180,6 +180,34 @@ def conv_sampler_case(steps: int, batch: int, size: int, channels: int, hidden: 
     return Case(sampler, (x, w1, w2))
 
 
+# --- decompositions in a loop: eigh and QR each step ---------------------------------------------
+
+
+def spectral_flow_case(steps: int, batch: int, n: int) -> Case:
+    """`steps` updates of `batch` symmetric n x n matrices, M <- V tanh(W) V^T + 0.05 (G + G^T)
+    with (W, V) = eigh(M) and fresh normal noise G, and of an orthonormal basis Q <- qr(M Q).Q
+    (subspace iteration). The outputs (M and Q^T M Q's eigenvalues) do not depend on the signs of
+    the eigenvectors or of Q's columns."""
+
+    def flow(m0: jax.Array, q0: jax.Array, key: jax.Array) -> tuple[jax.Array, jax.Array]:
+        def step(i: jax.Array, carry: tuple[jax.Array, jax.Array, jax.Array]) -> Any:
+            m, q, key = carry
+            key, sub = jax.random.split(key)
+            w, v = jnp.linalg.eigh(m)
+            g = jax.random.normal(sub, m.shape)
+            m = (v * jnp.tanh(w)[..., None, :]) @ jnp.swapaxes(v, -1, -2)
+            m = m + 0.05 * (g + jnp.swapaxes(g, -1, -2))
+            return m, jnp.linalg.qr(m @ q)[0], key
+
+        m, q, _ = lax.fori_loop(0, steps, step, (m0, q0, key))
+        return m, jnp.linalg.eigvalsh(jnp.swapaxes(q, -1, -2) @ m @ q)
+
+    k_m, k_q = jax.random.split(jax.random.PRNGKey(13))
+    g = jax.random.normal(k_m, (batch, n, n))
+    q0 = jnp.linalg.qr(jax.random.normal(k_q, (batch, n, 2)))[0]
+    return Case(flow, (0.5 * (g + jnp.swapaxes(g, -1, -2)), q0, jax.random.PRNGKey(3)))
+
+
 # --- the gradient of a scan ----------------------------------------------------------------------
 
 
