@@ -178,6 +178,34 @@ def test_vmap_of_lf_jit_compiles_the_batched_decomposition() -> None:
     x = rng.standard_normal((8, 4, 3)).astype(np.float32)
     assert_close(jax.vmap(lf.jit(jnp.linalg.eigh))(a), jax.vmap(jnp.linalg.eigh)(a))
     assert_close(jax.vmap(lf.jit(jnp.linalg.qr))(x), jax.vmap(jnp.linalg.qr)(x))
+    # orgqr with only one of its operands batched: the other is shared by every matrix.
+    taus = rng.uniform(1.0, 1.5, (2, 3)).astype(np.float32)
+
+    def orgqr(a, t):
+        return jax.lax.linalg.householder_product(a, t)
+
+    for axes, args in (((0, None), (x[:, :4], taus[0])), ((None, 0), (x[0], taus))):
+        assert_close(
+            jax.vmap(lf.jit(orgqr, fallback="error"), in_axes=axes)(*args),
+            jax.vmap(orgqr, in_axes=axes)(*args),
+        )
+
+
+def test_eigh_in_a_vmapped_while_loop_with_per_chain_trip_counts() -> None:
+    rng = np.random.default_rng(11)
+    ms = symmetric(rng, 3, np.float32, batch=(8,)) * rng.uniform(0.5, 3.0, (8, 1, 1))
+
+    def shrink(m):
+        def cond(c):
+            return (c[1] < 6) & (jnp.linalg.eigvalsh(c[0])[0] > -3.0)
+
+        def body(c):
+            w, v = jnp.linalg.eigh(c[0])
+            return (v @ jnp.diag(w - 0.4) @ v.T, c[1] + 1)
+
+        return jax.lax.while_loop(cond, body, (m, 0))
+
+    check(jax.vmap(shrink), ms.astype(np.float32))
 
 
 def test_decompositions_inside_loops() -> None:
