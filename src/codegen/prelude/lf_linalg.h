@@ -11,6 +11,14 @@
 // logical matrix). Only f32 and f64. Included by lf_common.h (pasted in place by preludeText).
 #pragma once
 
+// The decompositions are large and each op calls one once: on a GPU they stay functions (a
+// __forceinline__ copy per call site multiplies NVRTC's work), elsewhere they are LF_DEVICE.
+#if defined(LF_TARGET_CUDA) && !defined(LF_CUDA_EMULATED)
+#define LF_LINALG_FN __device__ __noinline__
+#else
+#define LF_LINALG_FN LF_DEVICE
+#endif
+
 template <class T>
 struct lf_la_limits;
 template <>
@@ -157,7 +165,7 @@ LF_DEVICE void lf_la_larf_left(int64_t m, int64_t n, const T* v, int64_t incv, T
 // sgeqrf (geqr2): the m x n matrix a becomes R on and above the diagonal and the reflectors'
 // tails below it; tau[0..min(m, n)) their scalars.
 template <class T>
-LF_DEVICE void lf_geqrf(T* a, int64_t m, int64_t n, T* tau) {
+LF_LINALG_FN void lf_geqrf(T* a, int64_t m, int64_t n, T* tau) {
   const int64_t k = m < n ? m : n;
   for (int64_t i = 0; i < k; ++i) {
     T* aii = a + i * n + i;
@@ -175,7 +183,7 @@ LF_DEVICE void lf_geqrf(T* a, int64_t m, int64_t n, T* tau) {
 // sorgqr (org2r): the m x n matrix a (m >= n >= k) holding k reflectors as geqrf leaves them
 // becomes the first n columns of Q = H(0) H(1) ... H(k-1).
 template <class T>
-LF_DEVICE void lf_orgqr(T* a, int64_t m, int64_t n, int64_t k, const T* tau) {
+LF_LINALG_FN void lf_orgqr(T* a, int64_t m, int64_t n, int64_t k, const T* tau) {
   for (int64_t j = k; j < n; ++j) {
     for (int64_t l = 0; l < m; ++l) a[l * n + j] = (T)0;
     a[j * n + j] = (T)1;
@@ -196,7 +204,7 @@ LF_DEVICE void lf_orgqr(T* a, int64_t m, int64_t n, int64_t k, const T* tau) {
 // T tridiagonal with diagonal d[0..n) and off-diagonal e[0..n-1); the reflectors of Q stay below
 // the subdiagonal of a, their scalars in tau[0..n-1).
 template <class T>
-LF_DEVICE void lf_la_sytd2_lower(T* a, int64_t n, T* d, T* e, T* tau) {
+LF_LINALG_FN void lf_la_sytd2_lower(T* a, int64_t n, T* d, T* e, T* tau) {
   for (int64_t i = 0; i + 1 < n; ++i) {
     T* v = a + (i + 1) * n + i;  // A(i+1, i), the reflector's head
     const int64_t below = i + 2 < n ? i + 2 : n - 1;
@@ -364,7 +372,7 @@ LF_DEVICE T lf_la_lanst(int64_t n, const T* d, const T* e) {
 // LAPACK's info: 0, or how many off-diagonal elements did not reach zero in 30 n iterations
 // (the values are then unordered, as LAPACK leaves them).
 template <class T>
-LF_DEVICE int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
+LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
   for (int64_t i = 0; i < n * n; ++i) z[i] = (T)0;
   for (int64_t i = 0; i < n; ++i) z[i * n + i] = (T)1;
   if (n <= 1) return 0;
@@ -558,7 +566,7 @@ LF_DEVICE int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
 // with steqr): the n x n matrix a (its lower triangle read) becomes its eigenvectors (column j
 // for w[j]), w the eigenvalues ascending. work holds LF_SYEVD_WORK(n) elements. Returns info.
 template <class T>
-LF_DEVICE int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work) {
+LF_LINALG_FN int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work) {
   if (n == 0) return 0;
   if (n == 1) {
     w[0] = a[0];
