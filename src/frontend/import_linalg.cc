@@ -110,7 +110,8 @@ Values householderProduct(InstrContext& c, const std::string& target) {
 
 // syevd(a) -> (vectors, values, info). LAPACK solves the tridiagonal problem by QL/QR iteration
 // up to 25 rows and by divide and conquer above; the eigenvectors' signs are that algorithm's
-// choice, so only the first is taken (and only the lower triangle, jax's default).
+// choice, and only QL/QR is ported, so only those sizes are taken (and only the lower triangle,
+// jax's default).
 Values eigh(InstrContext& c, const std::string& target,
             const std::map<std::string, std::string>& config) {
   c.expectOperands(1);
