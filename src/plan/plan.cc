@@ -153,7 +153,8 @@ class Planner {
       kernel_.storage[v] = s;
       return;
     }
-    // These write their results at indices computed at run time, which locals cannot take.
+    // These write their results at indices computed at run time, or through a pointer (the QR
+    // and eigh functions of lf_linalg.h), which locals cannot take.
     bool localAllowed = op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter &&
                         op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::Lu &&
                         op.kind != ir::OpKind::TriangularSolve &&
