@@ -166,12 +166,13 @@ class Analyzer {
   bool iotaSources_;
 };
 
-// With iotaSources, no input is batched: the iotas of the batch size start it.
-Mapping tryChains(const ir::Program& program, int64_t chains, bool iotaSources) {
+// The batch starts at the inputs whose leading dimension is `chains` (batchInputs), at the iotas
+// and constants of that size (iotaSources), or at both.
+Mapping tryChains(const ir::Program& program, int64_t chains, bool batchInputs, bool iotaSources) {
   Mapping m;
   for (const auto& arg : program.body.args) {
     const auto& dims = arg->type.dims;
-    int d = !iotaSources && !dims.empty() && dims[0] == chains ? 0 : -1;
+    int d = batchInputs && !dims.empty() && dims[0] == chains ? 0 : -1;
     m.inputDims.push_back(d);
     m.dims[arg.get()] = d;
   }
@@ -185,8 +186,8 @@ Mapping tryChains(const ir::Program& program, int64_t chains, bool iotaSources) 
       any = any || d >= 0;
     }
     if (!any) {
-      throw Unmappable{iotaSources ? "no output depends on an iota or constant of that size"
-                                   : "no output depends on a batched input"};
+      throw Unmappable{!batchInputs ? "no output depends on an iota or constant of that size"
+                                    : "no output depends on a batched input"};
     }
   } catch (const Unmappable& u) {
     Mapping failed;
@@ -211,14 +212,22 @@ Mapping analyze(const ir::Program& program) {
   Mapping first;
   first.reason = "no output has a leading dimension of 2 or more";
   for (size_t c = 0; c < candidates.size(); ++c) {
-    Mapping m = tryChains(program, candidates[c], false);
+    // Batched inputs and, where the chains' ops allow it, the iotas of the batch size too: the
+    // noise `jax.random.normal(key, x.shape)` that a vmapped sampler adds to its batched state
+    // is threefry over an iota of x's shape with one key for all chains. Shared, every group
+    // would hash the whole batch's counters and read its own slice of the result; as a batch
+    // source each group hashes only its own (half the work of conv_sampler's step on two
+    // threads). An iota that the chains read as a shared table, or that a reduction sums over,
+    // makes the analysis fail, and the inputs alone start the batch.
+    Mapping m = tryChains(program, candidates[c], true, true);
+    if (m.mapped()) return m;
+    m = tryChains(program, candidates[c], true, false);
     if (m.mapped()) return m;
     if (c == 0) first.reason = m.reason;
   }
-  // The batch made inside the program, from an iota or a constant (only where the inputs give
-  // none: an iota of the batch size may as well index a table that the chains share).
+  // The batch made inside the program, from an iota or a constant, where the inputs give none.
   for (int64_t chains : candidates) {
-    Mapping m = tryChains(program, chains, true);
+    Mapping m = tryChains(program, chains, false, true);
     if (m.mapped()) return m;
   }
   return first;

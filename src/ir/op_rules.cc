@@ -201,8 +201,8 @@ std::string checkTernary(const Op& op) {
         return "type mismatch: fma operand " + v->type.toString() + " for result " + out.toString();
       }
     }
-    if (out.dtype != DType::F32 && out.dtype != DType::F64) {
-      return "fma of " + out.toString() + ": only f32 and f64 fuse";
+    if (out.dtype != DType::F16 && out.dtype != DType::F32 && out.dtype != DType::F64) {
+      return "fma of " + out.toString() + ": only f16, f32 and f64 fuse";
     }
     return "";
   }

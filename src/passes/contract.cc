@@ -91,7 +91,11 @@ class Contractor {
                       ir::Region& parent) {
     if (op.kind != K::Add && op.kind != K::Subtract) return nullptr;
     const ir::Type& type = op.result()->type;
-    if (type.dtype != DType::F32 && type.dtype != DType::F64) return nullptr;
+    // f16 too: where the CPU has f16 arithmetic XLA's fma is one f16 rounding, elsewhere lf_fma
+    // rounds twice, as the unfused ops do (lf_common.h). bf16 has no arithmetic anywhere.
+    if (type.dtype != DType::F16 && type.dtype != DType::F32 && type.dtype != DType::F64) {
+      return nullptr;
+    }
 
     // Fold negations first, as LLVM does before it looks for multiplies; each fold is exact.
     K kind = op.kind;

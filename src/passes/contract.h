@@ -18,7 +18,14 @@
 //
 // Not modelled: XLA duplicates a multiply into each consumer fusion, so a multiply whose several
 // users are adds in different fusions (e.g. two outputs m + c and m + d) is fused into each by
-// XLA and into none here. f16/bf16 never fuse (XLA computes each op in f32 and rounds).
+// XLA and into none here.
+//
+// Half precision: bf16 never fuses (XLA computes each op in f32 and rounds to bf16). f16 fuses
+// where the CPU has f16 arithmetic (AVX512-FP16: Sapphire Rapids and later), where LLVM keeps
+// f16 ops native and fuses them like f32 ones, so jax.jit's a*b + c is one f16 rounding there;
+// where it has none, LLVM widens each f16 op to f32 and rounds it back, and nothing fuses. This
+// pass contracts f16 on every target and lf_fma (lf_common.h) decides by the kernel compiler's
+// target: one rounding with __AVX512FP16__, else two, the unfused ops' bits.
 #pragma once
 
 #include "ir/ir.h"

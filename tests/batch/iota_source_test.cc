@@ -117,5 +117,78 @@ TEST(IotaSource, AnOpThatMixesTheChainsIsRefused) {
   EXPECT_NE(m.reason.find("no output depends on a batched input"), std::string::npos) << m.reason;
 }
 
+// A batched input and noise of its shape from an iota every chain shares (what
+// `x + jax.random.normal(key, x.shape)` with one key is): chain c adds c * 0.25. `tail` follows
+// `x` in the entry, and may call `sum`.
+std::string batchedStatePlusIotaNoise(const std::string& tail) {
+  return R"(HloModule noise_of_x_shape, entry_computation_layout={(f32[4]{0})->(f32[4]{0})}
+
+sum {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+
+ENTRY main {
+  x0 = f32[4] parameter(0)
+  c = s32[4] iota(), iota_dimension=0
+  cf = f32[4] convert(c)
+  q = f32[] constant(0.25)
+  qs = f32[4] broadcast(q), dimensions={}
+  noise = f32[4] multiply(cf, qs)
+  x = f32[4] add(x0, noise)
+)" + tail +
+         "}\n";
+}
+
+TEST(IotaSource, NoiseOfTheBatchedStatesShapeIsEachGroupsOwn) {
+  // Shared, each group would compute the whole batch's noise and read its slice; as a batch
+  // source it computes its own chains' only.
+  const std::string tail = "  ROOT out = (f32[4]) tuple(x)\n";
+  Mapping m = analyze(load(batchedStatePlusIotaNoise(tail)));
+  ASSERT_TRUE(m.mapped()) << m.reason;
+  EXPECT_EQ(m.inputDims, (std::vector<int>{0}));
+  EXPECT_EQ(m.batchSources.size(), 1u);
+  for (const char* group : {"1", "2", "4"}) {
+    ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "on"},
+                       {"LOOPFUSE_BATCH_GROUP", group},
+                       {"LOOPFUSE_CPU_THREADS", "2"},
+                       {"OMP_WAIT_POLICY", "passive"}});
+    codegen::EmittedKernel k = codegen::emit(load(batchedStatePlusIotaNoise(tail)), Target::Cpu);
+    ASSERT_NE(k.explain.find("batch mapping: 4 independent chains"), std::string::npos)
+        << k.explain;
+    auto exe = runtime::Executable::compileCpu(k, testing::testCompileOptions());
+    auto out = exe->run({testing::array<float>(DType::F32, {4}, {1, 2, 3, 4})});
+    EXPECT_EQ(testing::values<float>(out.at(0)), (std::vector<float>{1, 2.25f, 3.5f, 4.75f}))
+        << "group " << group;
+  }
+}
+
+TEST(IotaSource, AnIotaTheChainsReadWholeLeavesTheInputsToStartTheBatch) {
+  // The noise's sum over the iota's dimension is every chain's alike: as a batch source the iota
+  // would make that sum mix the chains, so the analysis falls back to the inputs alone.
+  const std::string tail = R"(  zf = f32[] constant(0)
+  total = f32[] reduce(noise, zf), dimensions={0}, to_apply=sum
+  totals = f32[4] broadcast(total), dimensions={}
+  y = f32[4] add(x, totals)
+  ROOT out = (f32[4]) tuple(y)
+)";
+  const std::string text = batchedStatePlusIotaNoise(tail);
+  Mapping m = analyze(load(text));
+  ASSERT_TRUE(m.mapped()) << m.reason;
+  EXPECT_EQ(m.inputDims, (std::vector<int>{0}));
+  EXPECT_TRUE(m.batchSources.empty());
+  ScopedEnv env(Vars{{"LOOPFUSE_BATCH", "on"},
+                     {"LOOPFUSE_BATCH_GROUP", "2"},
+                     {"LOOPFUSE_CPU_THREADS", "2"},
+                     {"OMP_WAIT_POLICY", "passive"}});
+  codegen::EmittedKernel k = codegen::emit(load(text), Target::Cpu);
+  ASSERT_NE(k.explain.find("batch mapping: 4 independent chains"), std::string::npos) << k.explain;
+  auto exe = runtime::Executable::compileCpu(k, testing::testCompileOptions());
+  auto out = exe->run({testing::array<float>(DType::F32, {4}, {1, 2, 3, 4})});
+  // noise = 0, 0.25, 0.5, 0.75; its sum 1.5 added to every chain.
+  EXPECT_EQ(testing::values<float>(out.at(0)), (std::vector<float>{2.5f, 3.75f, 5, 6.25f}));
+}
+
 }  // namespace
 }  // namespace lf::batch

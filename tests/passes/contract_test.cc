@@ -78,17 +78,17 @@ ENTRY main {
 )");
 }
 
-// What stays: a multiply with a second use (another op, or an output), f16 and integers, a product
-// and a product of two broadcast scalars over many elements (loop-invariant, hoisted away from the
-// add by LLVM).
-TEST(Contract, LeavesSharedHalfIntegerAndInvariantMultiplies) {
+// What stays: a multiply with a second use (another op, or an output), bf16 and integers, a
+// product of two broadcast scalars over many elements (loop-invariant, hoisted away from the add
+// by LLVM).
+TEST(Contract, LeavesSharedBf16IntegerAndInvariantMultiplies) {
   EXPECT_EQ(
       afterPass(R"(HloModule stays
 ENTRY main {
   a = f32[4] parameter(0)
   b = f32[4] parameter(1)
   c = f32[4] parameter(2)
-  h = f16[4] parameter(3)
+  h = bf16[4] parameter(3)
   k = s32[4] parameter(4)
   s = f32[] parameter(5)
   m1 = f32[4] multiply(a, b)
@@ -96,30 +96,49 @@ ENTRY main {
   e1 = f32[4] exponential(m1)
   m2 = f32[4] multiply(a, c)
   s2 = f32[4] add(m2, b)
-  hm = f16[4] multiply(h, h)
-  hs = f16[4] add(hm, h)
+  hm = bf16[4] multiply(h, h)
+  hs = bf16[4] add(hm, h)
   km = s32[4] multiply(k, k)
   ks = s32[4] add(km, k)
   bs = f32[4] broadcast(s), dimensions={}
   bm = f32[4] multiply(bs, bs)
   bsum = f32[4] add(bm, c)
-  ROOT t = (f32[4], f32[4], f32[4], f32[4], f32[4], f16[4], s32[4], f32[4]) tuple(s1, e1, s2, m2, bsum, hs, ks, bsum)
+  ROOT t = (f32[4], f32[4], f32[4], f32[4], f32[4], bf16[4], s32[4], f32[4]) tuple(s1, e1, s2, m2, bsum, hs, ks, bsum)
 })",
                 contractMultiplyAdd),
-      R"(program stays(%0: f32[4], %1: f32[4], %2: f32[4], %3: f16[4], %4: s32[4], %5: f32[]) -> (f32[4], f32[4], f32[4], f32[4], f32[4], f16[4], s32[4], f32[4]) {
+      R"(program stays(%0: f32[4], %1: f32[4], %2: f32[4], %3: bf16[4], %4: s32[4], %5: f32[]) -> (f32[4], f32[4], f32[4], f32[4], f32[4], bf16[4], s32[4], f32[4]) {
   %6 = multiply(%0, %1) : f32[4]
   %7 = add(%6, %2) : f32[4]
   %8 = exponential(%6) : f32[4]
   %9 = multiply(%0, %2) : f32[4]
   %10 = add(%9, %1) : f32[4]
-  %11 = multiply(%3, %3) : f16[4]
-  %12 = add(%11, %3) : f16[4]
+  %11 = multiply(%3, %3) : bf16[4]
+  %12 = add(%11, %3) : bf16[4]
   %13 = multiply(%4, %4) : s32[4]
   %14 = add(%13, %4) : s32[4]
   %15 = broadcast(%5) dimensions={} : f32[4]
   %16 = multiply(%15, %15) : f32[4]
   %17 = add(%16, %2) : f32[4]
   return %7, %8, %10, %9, %17, %12, %14, %17
+}
+)");
+}
+
+// f16 contracts like f32: whether the fma rounds once (a CPU with f16 arithmetic, where XLA fuses)
+// or twice (elsewhere, where it does not) is lf_fma's choice, by the kernel compiler's target.
+TEST(Contract, FusesF16) {
+  EXPECT_EQ(afterPass(R"(HloModule half
+ENTRY main {
+  a = f16[4] parameter(0)
+  b = f16[4] parameter(1)
+  m = f16[4] multiply(a, b)
+  ROOT s = f16[4] subtract(m, b)
+})",
+                      contractMultiplyAdd),
+            R"(program half(%0: f16[4], %1: f16[4]) -> (f16[4]) {
+  %2 = negate(%1) : f16[4]
+  %3 = fma(%0, %1, %2) : f16[4]
+  return %3
 }
 )");
 }

@@ -17,7 +17,8 @@
 //   - int -> f16/bf16 rounds once, exactly (XLA CPU goes through f32 and can round twice).
 //   - NaN through a conversion, as XLA:CPU (measured against jax 0.11): f32 -> f16 keeps the sign
 //     and top payload bits and sets the quiet bit (the hardware conversion); f64 -> f16 and
-//     anything -> bf16 give the canonical quiet NaN with the sign; f16 -> f32 sets the quiet bit;
+//     anything -> bf16 give the canonical quiet NaN with the sign (f64 -> f16 is f32's rule where
+//     the CPU has f16 arithmetic, AVX512-FP16); f16 -> f32 sets the quiet bit;
 //     bf16 -> f32 is the exact shift, a signaling NaN included.
 #pragma once
 
@@ -103,103 +104,7 @@ LF_DEVICE To lf_bitcast(From x) {
   return r;
 }
 
-// ---- f16/bf16 <-> wider types, exactly, with integer operations ----------------------------
-
-LF_DEVICE float lf_to_f32(lf_bf16 h) { return lf_bitcast<float>((uint32_t)h.bits << 16); }
-
-LF_DEVICE float lf_to_f32(lf_f16 h) {
-  const uint32_t sign = (uint32_t)(h.bits & 0x8000u) << 16;
-  const uint32_t exp = (h.bits >> 10) & 0x1fu, mant = h.bits & 0x3ffu;
-  if (exp == 0x1f) {  // inf, or NaN with the quiet bit set (as vcvtph2ps)
-    return lf_bitcast<float>(sign | 0x7f800000u | (mant != 0 ? 0x400000u : 0u) | (mant << 13));
-  }
-  if (exp != 0) return lf_bitcast<float>(sign | ((exp + 112) << 23) | (mant << 13));
-  // Zero or subnormal: mant * 2^-24, exact in float.
-  const float magnitude = (float)mant * 5.9604644775390625e-8f;
-  return sign ? -magnitude : magnitude;
-}
-
-// The bits of (-1)^neg * m * 2^e (m != 0) rounded to nearest-even in a format with `ebits`
-// exponent and `mbits` mantissa bits: subnormals and overflow to infinity included.
-LF_DEVICE uint32_t lf_round_bits(bool neg, uint64_t m, int e, int ebits, int mbits) {
-  const int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias, max_field = (1 << ebits) - 1;
-  const uint32_t sign = (uint32_t)neg << (ebits + mbits);
-  const uint32_t inf = sign | ((uint32_t)max_field << mbits);
-  const int top = 63 - lf_target_clz64(m);
-  const int exponent = top + e;  // the value lies in [2^exponent, 2^(exponent+1))
-  if (exponent > bias) return inf;
-  const int quantum = (exponent < emin ? emin : exponent) - mbits;  // weight of the last bit kept
-  const int shift = quantum - e;
-  uint64_t r;
-  if (shift <= 0) {
-    r = m << -shift;
-  } else if (shift > 64) {
-    r = 0;
-  } else if (shift == 64) {
-    r = m > (1ull << 63) ? 1 : 0;  // exactly half rounds to even, i.e. 0
-  } else {
-    r = m >> shift;
-    const uint64_t rest = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
-    if (rest > half || (rest == half && (r & 1))) ++r;
-  }
-  // A normal r includes the implicit bit, which adds 1 to the exponent field; a carry out of the
-  // mantissa moves into the exponent the same way. A subnormal r that rounds up to 2^mbits is
-  // the smallest normal, whose encoding is r too.
-  const uint32_t magnitude =
-      exponent < emin ? (uint32_t)r : ((uint32_t)(exponent + bias - 1) << mbits) + (uint32_t)r;
-  if ((magnitude >> mbits) >= (uint32_t)max_field) return inf;
-  return sign | magnitude;
-}
-
-// NaN: keep the sign and the top payload bits, set the quiet bit (0 keeps only the sign: the
-// canonical quiet NaN).
-template <class H>
-LF_DEVICE H lf_half_nan(bool neg, uint64_t top_payload) {
-  constexpr int eb = lf_half_format<H>::ebits, mb = lf_half_format<H>::mbits;
-  const uint32_t bits = ((uint32_t)neg << 15) | (((1u << eb) - 1) << mb) | (1u << (mb - 1)) |
-                        (uint32_t)(top_payload & ((1u << mb) - 1));
-  return H{(uint16_t)bits};
-}
-
-template <class H>
-LF_DEVICE H lf_round_to_half(float x) {
-  constexpr int eb = lf_half_format<H>::ebits, mb = lf_half_format<H>::mbits;
-  const uint32_t bits = lf_bitcast<uint32_t>(x);
-  const bool neg = (bits >> 31) != 0;
-  const uint32_t exp = (bits >> 23) & 0xffu, mant = bits & 0x7fffffu;
-  if (exp == 0xff) {
-    if (mant != 0) return lf_half_nan<H>(neg, lf_is_bf16<H> ? 0 : mant >> (23 - mb));
-    return H{(uint16_t)(((uint32_t)neg << 15) | (((1u << eb) - 1) << mb))};
-  }
-  if (exp == 0 && mant == 0) return H{(uint16_t)((uint32_t)neg << 15)};
-  const uint64_t m = exp ? (mant | 0x800000u) : mant;
-  return H{(uint16_t)lf_round_bits(neg, m, exp ? (int)exp - 150 : -149, eb, mb)};
-}
-
-// From double directly (through float could round twice).
-template <class H>
-LF_DEVICE H lf_round_to_half(double x) {
-  constexpr int eb = lf_half_format<H>::ebits, mb = lf_half_format<H>::mbits;
-  const uint64_t bits = lf_bitcast<uint64_t>(x);
-  const bool neg = (bits >> 63) != 0;
-  const uint32_t exp = (uint32_t)(bits >> 52) & 0x7ffu;
-  const uint64_t mant = bits & 0xfffffffffffffull;
-  if (exp == 0x7ff) {
-    if (mant != 0) return lf_half_nan<H>(neg, 0);
-    return H{(uint16_t)(((uint32_t)neg << 15) | (((1u << eb) - 1) << mb))};
-  }
-  if (exp == 0 && mant == 0) return H{(uint16_t)((uint32_t)neg << 15)};
-  const uint64_t m = exp ? (mant | (1ull << 52)) : mant;
-  return H{(uint16_t)lf_round_bits(neg, m, exp ? (int)exp - 1075 : -1074, eb, mb)};
-}
-
-// From an integer magnitude, exactly (an int64 through float or double could round twice).
-template <class H>
-LF_DEVICE H lf_round_to_half(bool neg, uint64_t magnitude) {
-  if (magnitude == 0) return H{0};
-  return H{(uint16_t)lf_round_bits(neg, magnitude, 0, lf_half_format<H>::ebits,
-                                   lf_half_format<H>::mbits)};
-}
+#include "lf_half.h"  // f16/bf16 <-> wider types, pasted in place by codegen::preludeText
 
 // ---- convert: every pair of element types, with XLA's rules --------------------------------
 
@@ -745,14 +650,25 @@ LF_DEVICE T lf_clamp(T lo, T x, T hi) {
 
 // x*y + z rounded once: the contraction XLA's LLVM backends make (passes/contract.h says where).
 // An explicit call, because the C++ compilers here run with contraction off (-ffp-contract=off,
-// NVRTC --fmad=false), so that no other multiply-add fuses.
+// NVRTC --fmad=false), so that no other multiply-add fuses. f16: one rounding where the CPU has
+// f16 arithmetic, as XLA's fused f16 multiply-add is there (the f64 fma of f16 operands is exact
+// for every result in f16's range, so rounding it to f16 rounds once); elsewhere XLA does not
+// fuse, and the product and the sum are each rounded to f16.
 template <class T>
 LF_DEVICE T lf_fma(T x, T y, T z) {
-  static_assert(lf_is_floating<T> && !lf_is_half<T>, "lf_fma takes f32 or f64");
-  if constexpr (sizeof(T) == 4)
+  static_assert(lf_is_floating<T> && !lf_is_bf16<T>, "lf_fma takes f16, f32 or f64");
+  if constexpr (lf_is_half<T>) {
+#if defined(__AVX512FP16__)
+    return lf_round_to_half<T>(
+        fma((double)lf_to_f32(x), (double)lf_to_f32(y), (double)lf_to_f32(z)));
+#else
+    return lf_add(lf_multiply(x, y), z);
+#endif
+  } else if constexpr (sizeof(T) == 4) {
     return fmaf(x, y, z);
-  else
+  } else {
     return fma(x, y, z);
+  }
 }
 
 // ---- random bits -------------------------------------------------------------------------------
