@@ -3,16 +3,24 @@
 // accumulate in f32 and round once). A window position in the padding, or between the elements of
 // a dilated lhs, contributes 0 * w, as in XLA's convolution (its patches hold zeros there): a NaN
 // or infinite weight there gives NaN in both. On the CPU, a convolution with its features minor
-// runs as register tiles (emit_convolution_tiles.cc) that sum the same chain, so every form gives
-// the same bits. Within the float tolerances of XLA's (Eigen's) convolution, whose summation order
-// is its own GEMM's.
+// runs as register tiles (emit_convolution_tiles.cc), or to a few output features as pixel
+// vectors (emit_convolution_pixels.cc), that sum the same chain, so every form gives the same bits.
+// Within the float tolerances of XLA's (Eigen's) convolution, whose summation order is its own
+// GEMM's.
 #include "codegen/dot_form.h"
+#include "plan/convolution_pack.h"
 
 namespace lf::codegen {
 
 void Emitter::emitConvolution(const ir::Op& op) {
   if (convolutionTiled(op)) {
-    emitConvolutionTiles(op);
+    // The pixel-vector form where the plan made room for its pack (few output features).
+    const auto pack = plan::convolutionPack(op);
+    if (pack && !kernel_.opPlan(&op).temps.empty()) {
+      emitConvolutionPixels(op, *pack);
+    } else {
+      emitConvolutionTiles(op);
+    }
     return;
   }
   const ir::Value* lhs = op.operands[0];

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "codegen/emit.h"
+#include "plan/convolution_pack.h"
 #include "plan/fusion.h"
 #include "plan/plan.h"
 
@@ -209,6 +210,10 @@ class Emitter {
   bool convolutionTiled(const ir::Op& op) const;  // emit_convolution_tiles.cc
   void emitConvolutionTiles(const ir::Op& op);
   void emitConvolutionTileNest(const ir::Op& op, const ConvolutionTileNest& nest);
+  void emitConvolutionPixels(const ir::Op& op,
+                             const plan::ConvolutionPack& pack);  // emit_convolution_pixels.cc
+  void emitConvolutionPixelTiles(const ir::Op& op, const plan::ConvolutionPack& pack,
+                                 int vectorBytes);
   void emitLu(const ir::Op& op);                   // emit_linalg.cc
   void emitQr(const ir::Op& op);                   // emit_linalg_qr_eigh.cc
   void emitHouseholderProduct(const ir::Op& op);   // emit_linalg_qr_eigh.cc

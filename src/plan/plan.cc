@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "plan/convolution_pack.h"
 #include "plan/fusion.h"
 
 namespace lf::plan {
@@ -109,9 +110,16 @@ class Planner {
       // Computing it inside a loop body that it does not belong to would repeat it every
       // iteration; a consumer that re-reads elements would repeat it per read.
       if (u.user->parent != op.parent) return false;
+      if (packsLhs(*u.user, u.slot)) continue;
       if (!readsOperandOnce(*u.user, u.slot)) return false;
     }
     return true;
+  }
+
+  // The lhs of a CPU convolution in the pixel-vector form, which reads each element once, into
+  // its pack (convolution_pack.h).
+  bool packsLhs(const ir::Op& user, int slot) const {
+    return slot == 0 && kernel_.target == Target::Cpu && convolutionPack(user).has_value();
   }
 
   // A transpose that a dot in a loop reads (passes/dot_layout.h makes them): a buffer, written
@@ -224,6 +232,9 @@ class Planner {
     if (op.kind == ir::OpKind::Sort) {
       int64_t bytes = op.result()->type.numElements() * static_cast<int64_t>(sizeof(int64_t));
       p.temps = {allocate(bytes), allocate(bytes)};
+    }
+    if (op.kind == ir::OpKind::Convolution && kernel_.target == Target::Cpu) {
+      if (auto pack = convolutionPack(op)) p.temps = {allocate(pack->bytes())};  // the packed lhs
     }
   }
 

@@ -55,7 +55,8 @@ const char* stateUpdateName(StateUpdate u);
 // What the plan decided for one op.
 struct OpPlan {
   int stage = -1;  // emission order of the array ops; -1 for ops that emit no loop (fused, aliases)
-  // Sort: the two int64 permutation buffers of the merge sort.
+  // Sort: the two int64 permutation buffers of the merge sort. Convolution on the CPU: the
+  // packed lhs of the pixel-vector form (convolution_pack.h).
   std::vector<int64_t> temps;
   // While: per state index, how the state is updated.
   std::vector<StateUpdate> updates;

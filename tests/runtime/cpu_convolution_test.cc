@@ -70,7 +70,7 @@ std::vector<T> convolutionByFmaChains(const ConvCase& c, const std::vector<T>& x
 }
 
 template <class T>
-void expectTiledConvolution(const ConvCase& c, bool narrowVectors) {
+void expectTiledConvolution(const ConvCase& c, bool narrowVectors, bool pixelVectors = false) {
   const size_t n = c.in.size();
   std::vector<int64_t> ld = {c.batch}, rd = c.window, od = {c.batch};
   ld.insert(ld.end(), c.in.begin(), c.in.end());
@@ -96,6 +96,9 @@ void expectTiledConvolution(const ConvCase& c, bool narrowVectors) {
   b.output(b.op1(K::Convolution, {x, w}, type(c.dtype, od), a));
   codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
   ASSERT_NE(k.source.find("// convolution tiles of "), std::string::npos) << "not the tiles";
+  if (pixelVectors) {
+    ASSERT_NE(k.source.find("// packed lhs: "), std::string::npos) << "not the pixel vectors";
+  }
   if (narrowVectors) useNarrowVectors(k);
   int64_t lsize = 1, rsize = 1;
   for (int64_t d : ld) lsize *= d;
@@ -131,6 +134,43 @@ TEST(CpuConvolution, RegisterTilesSumTheElementLoopsChain) {
         expectTiledConvolution<float>(c, narrow);
       else
         expectTiledConvolution<double>(c, narrow);
+    }
+  }
+}
+
+// Pixel vectors (at most 16 bytes of output features: plan/convolution_pack.h): rows that end in
+// a partial tile, padding wider than the window (whole rows and columns of the pack zero),
+// negative padding, strides and dilations along the other spatial dims, window dilation and a
+// transposed convolution (lhs dilation) along the minor one, f64, 1-D and 3-D.
+TEST(CpuConvolution, PixelVectorsSumTheElementLoopsChain) {
+  const ConvCase cases[] = {
+      {DType::F32, 2, {9, 37}, {3, 3}, 5, 4, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}},
+      {DType::F32, 1, {6, 10}, {2, 3}, 3, 2, {1, 1}, {4, 5}, {3, 2}, {1, 1}, {1, 1}},
+      {DType::F32, 2, {12, 14}, {3, 3}, 4, 3, {2, 1}, {-1, -2}, {0, 1}, {1, 1}, {2, 2}},
+      {DType::F32, 1, {7, 8}, {3, 3}, 2, 4, {1, 1}, {1, 2}, {1, 2}, {2, 2}, {1, 1}},
+      {DType::F64, 2, {5, 19}, {3, 2}, 6, 2, {1, 1}, {1, 0}, {1, 1}, {1, 1}, {1, 3}},
+      {DType::F64, 1, {40}, {4}, 3, 1, {1}, {2}, {1}, {1}, {1}},
+      {DType::F32,
+       1,
+       {4, 5, 6},
+       {2, 3, 3},
+       3,
+       3,
+       {1, 2, 1},
+       {1, 1, 1},
+       {0, 1, 1},
+       {1, 1, 1},
+       {1, 1, 1}},
+  };
+  for (const ConvCase& c : cases) {
+    for (bool narrow : {false, true}) {
+      SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " " + std::to_string(c.in.size()) +
+                   "-D, features " + std::to_string(c.inFeatures) + " -> " +
+                   std::to_string(c.outFeatures) + (narrow ? ", 32-byte vectors" : ""));
+      if (c.dtype == DType::F32)
+        expectTiledConvolution<float>(c, narrow, true);
+      else
+        expectTiledConvolution<double>(c, narrow, true);
     }
   }
 }
