@@ -48,21 +48,10 @@ int64_t windowElements(const ir::ConvolutionAttrs& a) {
 
 }  // namespace
 
-// f32 or f64 throughout, one feature group, the result and the kernel in memory with the output
-// features their minor dim.
+// A convolution of the CPU's tile forms (plan::hasTileForm), the result and the kernel in memory.
 bool Emitter::convolutionTiled(const ir::Op& op) const {
-  if (target_ != Target::Cpu) return false;
-  const ir::Value* lhs = op.operands[0];
-  const ir::Value* rhs = op.operands[1];
-  const ir::Value* out = op.result();
-  const auto& a = op.attr<ir::ConvolutionAttrs>();
-  const DType t = out->type.dtype;
-  if ((t != DType::F32 && t != DType::F64) || lhs->type.dtype != t || rhs->type.dtype != t) {
-    return false;
-  }
-  if (a.featureGroupCount != 1 || out->type.numElements() == 0) return false;
-  if (a.outFeature + 1 != out->type.rank() || a.rhsOutput + 1 != rhs->type.rank()) return false;
-  return !isLocal(out) && isAddressable(out) && isAddressable(rhs);
+  if (target_ != Target::Cpu || !plan::hasTileForm(op)) return false;
+  return !isLocal(op.result()) && isAddressable(op.result()) && isAddressable(op.operands[1]);
 }
 
 void Emitter::emitConvolutionTiles(const ir::Op& op) {

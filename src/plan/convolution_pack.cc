@@ -41,23 +41,29 @@ int64_t ConvolutionPack::elements() const {
   return n;
 }
 
-std::optional<ConvolutionPack> convolutionPack(const ir::Op& op) {
-  if (op.kind != ir::OpKind::Convolution) return std::nullopt;
+bool hasTileForm(const ir::Op& op) {
+  if (op.kind != ir::OpKind::Convolution) return false;
   const ir::Value* lhs = op.operands[0];
   const ir::Value* rhs = op.operands[1];
   const ir::Value* out = op.result();
   const auto& a = op.attr<ir::ConvolutionAttrs>();
   const DType t = out->type.dtype;
   if ((t != DType::F32 && t != DType::F64) || lhs->type.dtype != t || rhs->type.dtype != t) {
-    return std::nullopt;
+    return false;
   }
+  if (a.featureGroupCount != 1 || out->type.numElements() == 0) return false;
+  return a.outFeature + 1 == out->type.rank() && a.rhsOutput + 1 == rhs->type.rank();
+}
+
+std::optional<ConvolutionPack> convolutionPack(const ir::Op& op) {
+  if (!hasTileForm(op)) return std::nullopt;
+  const ir::Value* lhs = op.operands[0];
+  const ir::Value* out = op.result();
+  const auto& a = op.attr<ir::ConvolutionAttrs>();
   const int rank = out->type.rank();
-  if (a.featureGroupCount != 1 || out->type.numElements() == 0 || a.sizes.empty()) {
-    return std::nullopt;
-  }
-  if (a.outFeature + 1 != rank || a.rhsOutput + 1 != rhs->type.rank()) return std::nullopt;
+  if (a.sizes.empty()) return std::nullopt;
   ConvolutionPack p;
-  p.elementBytes = byteSize(t);
+  p.elementBytes = byteSize(out->type.dtype);
   p.features = out->type.dims.back();
   if (p.features * p.elementBytes > 16) return std::nullopt;
   int64_t window = 1;

@@ -39,10 +39,15 @@ struct ConvolutionPack {
   int64_t bytes() const { return elements() * elementBytes; }
 };
 
-// The pixel-vector form of `op` (a Convolution), or none where it does not apply: f32 or f64
-// throughout, one feature group, the output and kernel features minor, at most 16 bytes of output
-// features per pixel, a spatial output dim just before the features with stride 1, and a pack no
-// larger than 4 times the lhs plus 1 MiB. (The result's storage is the emitter's to check.)
+// Whether convolution `op` has the CPU's tile forms (codegen/emit_convolution_tiles.cc and the
+// pixel vectors): f32 or f64 throughout, one feature group, the output features the minor dim of
+// the result and of the kernel, and a result with elements.
+bool hasTileForm(const ir::Op& op);
+
+// The pixel-vector form of `op` (a Convolution), or none where it does not apply: a tile form
+// (hasTileForm) with at most 16 bytes of output features per pixel, a spatial output dim just
+// before the features with stride 1, and a pack no larger than 4 times the lhs plus 1 MiB. (The
+// result's storage is the emitter's to check.)
 std::optional<ConvolutionPack> convolutionPack(const ir::Op& op);
 
 }  // namespace lf::plan

@@ -112,6 +112,21 @@ void expectTiledConvolution(const ConvCase& c, bool narrowVectors, bool pixelVec
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "element " << i;
 }
 
+template <size_t N>
+void expectEveryCaseInBothWidths(const ConvCase (&cases)[N], bool pixelVectors) {
+  for (const ConvCase& c : cases) {
+    for (bool narrow : {false, true}) {
+      SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " " + std::to_string(c.in.size()) +
+                   "-D, features " + std::to_string(c.inFeatures) + " -> " +
+                   std::to_string(c.outFeatures) + (narrow ? ", 32-byte vectors" : ""));
+      if (c.dtype == DType::F32)
+        expectTiledConvolution<float>(c, narrow, pixelVectors);
+      else
+        expectTiledConvolution<double>(c, narrow, pixelVectors);
+    }
+  }
+}
+
 // SAME padding with whole and leftover tiles of pixels and features; stride, asymmetric padding
 // and window dilation; a transposed convolution (lhs dilation); fewer features than a vector
 // (masked vectors or scalar tiles), one feature (scalar tiles); f64; a 1-D convolution.
@@ -125,17 +140,7 @@ TEST(CpuConvolution, RegisterTilesSumTheElementLoopsChain) {
       {DType::F64, 1, {6, 7}, {2, 3}, 5, 6, {1, 2}, {0, 1}, {1, 0}, {1, 1}, {1, 1}},
       {DType::F32, 2, {30}, {5}, 2, 33, {1}, {2}, {2}, {1}, {1}},
   };
-  for (const ConvCase& c : cases) {
-    for (bool narrow : {false, true}) {
-      SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " " + std::to_string(c.in.size()) +
-                   "-D, features " + std::to_string(c.inFeatures) + " -> " +
-                   std::to_string(c.outFeatures) + (narrow ? ", 32-byte vectors" : ""));
-      if (c.dtype == DType::F32)
-        expectTiledConvolution<float>(c, narrow);
-      else
-        expectTiledConvolution<double>(c, narrow);
-    }
-  }
+  expectEveryCaseInBothWidths(cases, false);
 }
 
 // Pixel vectors (at most 16 bytes of output features: plan/convolution_pack.h): rows that end in
@@ -162,17 +167,7 @@ TEST(CpuConvolution, PixelVectorsSumTheElementLoopsChain) {
        {1, 1, 1},
        {1, 1, 1}},
   };
-  for (const ConvCase& c : cases) {
-    for (bool narrow : {false, true}) {
-      SCOPED_TRACE(std::string(dtypeName(c.dtype)) + " " + std::to_string(c.in.size()) +
-                   "-D, features " + std::to_string(c.inFeatures) + " -> " +
-                   std::to_string(c.outFeatures) + (narrow ? ", 32-byte vectors" : ""));
-      if (c.dtype == DType::F32)
-        expectTiledConvolution<float>(c, narrow, true);
-      else
-        expectTiledConvolution<double>(c, narrow, true);
-    }
-  }
+  expectEveryCaseInBothWidths(cases, true);
 }
 
 }  // namespace
