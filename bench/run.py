@@ -93,6 +93,8 @@ def machine_facts(platform: str) -> dict[str, Any]:
 
 def default_machine_name(facts: dict[str, Any]) -> str:
     label = facts["card"] if facts["platform"] == "cuda" else f"{facts['cpu']}-{facts['cores']}c"
+    # "Intel(R) Xeon(R) Processor" -> "intel-xeon": trademarks and filler words say nothing.
+    label = re.sub(r"\((r|tm)\)|\b(processor|cpu)\b", " ", label, flags=re.IGNORECASE)
     slug = re.sub(r"[^a-z0-9]+", "-", f"{facts['platform']}-{label}".lower()).strip("-")
     return slug[:60]
 
