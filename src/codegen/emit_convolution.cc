@@ -13,14 +13,17 @@
 namespace lf::codegen {
 
 void Emitter::emitConvolution(const ir::Op& op) {
+  // The pixel-vector form where the plan made room for its pack (few output features, CPU): it
+  // reads the kernel and writes the result element by element, so either may be fused or in any
+  // buffer (a reversed kernel of an input gradient), and the plan has fused an elementwise lhs
+  // into the pack, which this form alone reads once per element.
+  const auto pack = plan::convolutionPack(op);
+  if (pack && !kernel_.opPlan(&op).temps.empty() && !isLocal(op.result())) {
+    emitConvolutionPixels(op, *pack);
+    return;
+  }
   if (convolutionTiled(op)) {
-    // The pixel-vector form where the plan made room for its pack (few output features).
-    const auto pack = plan::convolutionPack(op);
-    if (pack && !kernel_.opPlan(&op).temps.empty()) {
-      emitConvolutionPixels(op, *pack);
-    } else {
-      emitConvolutionTiles(op);
-    }
+    emitConvolutionTiles(op);
     return;
   }
   const ir::Value* lhs = op.operands[0];

@@ -69,8 +69,11 @@ std::vector<T> convolutionByFmaChains(const ConvCase& c, const std::vector<T>& x
   return out;
 }
 
+// With reversedKernel, the convolution reads reverse(w) over the window dims (as an input gradient
+// does), which the plan fuses into it: the kernel is then no buffer.
 template <class T>
-void expectTiledConvolution(const ConvCase& c, bool narrowVectors, bool pixelVectors = false) {
+void expectTiledConvolution(const ConvCase& c, bool narrowVectors, bool pixelVectors = false,
+                            bool reversedKernel = false) {
   const size_t n = c.in.size();
   std::vector<int64_t> ld = {c.batch}, rd = c.window, od = {c.batch};
   ld.insert(ld.end(), c.in.begin(), c.in.end());
@@ -93,7 +96,13 @@ void expectTiledConvolution(const ConvCase& c, bool narrowVectors, bool pixelVec
   ProgramBuilder b;
   ir::Value* x = b.param(type(c.dtype, ld), "x");
   ir::Value* w = b.param(type(c.dtype, rd), "w");
-  b.output(b.op1(K::Convolution, {x, w}, type(c.dtype, od), a));
+  ir::Value* kernel = w;
+  if (reversedKernel) {
+    ir::ReverseAttrs reverse;
+    for (size_t d = 0; d < n; ++d) reverse.dimensions.push_back(static_cast<int64_t>(d));
+    kernel = b.op1(K::Reverse, {w}, type(c.dtype, rd), reverse);
+  }
+  b.output(b.op1(K::Convolution, {x, kernel}, type(c.dtype, od), a));
   codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
   ASSERT_NE(k.source.find("// convolution tiles of "), std::string::npos) << "not the tiles";
   if (pixelVectors) {
@@ -107,7 +116,24 @@ void expectTiledConvolution(const ConvCase& c, bool narrowVectors, bool pixelVec
   auto exe = runtime::Executable::compileCpu(k, testCompileOptions());
   auto out = exe->run({array<T>(c.dtype, ld, lv), array<T>(c.dtype, rd, rv)});
   ASSERT_EQ(out.size(), 1u);
-  std::vector<T> got = values<T>(out[0]), want = convolutionByFmaChains(c, lv, rv);
+  std::vector<T> kernelValues = rv;
+  if (reversedKernel) {
+    // Window position r of reverse(w) is w's position with every spatial index mirrored.
+    const int64_t perPosition = c.inFeatures * c.outFeatures;
+    for (int64_t r = 0; r < rsize / perPosition; ++r) {
+      int64_t mirrored = 0;
+      for (size_t d = 0, rest = static_cast<size_t>(r), stride = 1; d < n; ++d) {
+        const size_t dim = n - 1 - d;
+        const int64_t k = static_cast<int64_t>(rest % c.window[dim]);
+        rest /= c.window[dim];
+        mirrored += (c.window[dim] - 1 - k) * static_cast<int64_t>(stride);
+        stride *= c.window[dim];
+      }
+      for (int64_t e = 0; e < perPosition; ++e)
+        kernelValues[r * perPosition + e] = rv[mirrored * perPosition + e];
+    }
+  }
+  std::vector<T> got = values<T>(out[0]), want = convolutionByFmaChains(c, lv, kernelValues);
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], want[i]) << "element " << i;
 }
@@ -168,6 +194,16 @@ TEST(CpuConvolution, PixelVectorsSumTheElementLoopsChain) {
        {1, 1, 1}},
   };
   expectEveryCaseInBothWidths(cases, true);
+}
+
+// An input gradient's shape: the kernel reversed by a fused op, which the pixel vectors read
+// element by element (the other tile forms need it in a buffer).
+TEST(CpuConvolution, PixelVectorsReadAFusedKernel) {
+  const ConvCase c{DType::F32, 2, {6, 11}, {3, 2}, 5, 3, {1, 1}, {2, 1}, {0, 1}, {1, 1}, {1, 1}};
+  for (bool narrow : {false, true}) {
+    SCOPED_TRACE(narrow ? "32-byte vectors" : "64-byte vectors");
+    expectTiledConvolution<float>(c, narrow, true, true);
+  }
 }
 
 }  // namespace
