@@ -411,6 +411,14 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       }
       return r;
     }
+    case OpKind::Fft: {
+      // Each line (the last dimension) is transformed on its own.
+      OpRule r = aligned(op, in, in.size());
+      if (r.error.empty() && r.result >= t0.rank() - 1) {
+        return fail("transforms along the batch dimension");
+      }
+      return r;
+    }
     default:
       if (ir::isElementwise(op.kind)) return aligned(op, in, in.size());
       return fail("reads a batched operand (batch mapping does not handle " +

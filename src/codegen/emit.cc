@@ -474,6 +474,9 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::Eigh:
       emitEigh(op);
       break;
+    case K::Fft:
+      emitFft(op);
+      break;
     case K::LuPivotsToPermutation:
       emitPivotsToPermutation(op);
       break;
@@ -520,6 +523,7 @@ std::string Emitter::kernelSource(const std::string& entryName) {
   line("// Scratch: " + std::to_string(kernel_.scratchBytes) + " bytes.");
   line("");
   emitConstants();
+  emitFftTables();
   line("");
   if (batch_ != nullptr) return batchedKernelSource(entryName, pointers, body);
   // The body is the same for both targets; only the entry's signature differs.

@@ -28,15 +28,33 @@ Values dot(InstrContext& c) {
   return {c.emit1(OpKind::Dot, {c.array(0), c.array(1)}, attrs)};
 }
 
-// The accumulator dtypes of a reducer (reduce / reduce-window): those of the N init values.
-std::vector<DType> reducerParams(InstrContext& c, const Values& operands) {
-  if (operands.size() % 2 != 0) c.fail(c.inst.opcode + " takes N inputs and N init values");
-  size_t n = operands.size() / 2;
-  std::vector<DType> dtypes;
-  for (size_t i = 0; i < n; ++i) dtypes.push_back(operands[n + i]->type.dtype);
-  std::vector<DType> params = dtypes;
-  params.insert(params.end(), dtypes.begin(), dtypes.end());
+// The parameters of a reducer (reduce / reduce-window): N accumulators and N elements, scalars of
+// the N init values' types; a complex one is two leaves (real, imaginary), as the reducer's
+// computation sees it, so the IR op reduces the parts as a variadic reduce.
+std::vector<std::vector<ir::Type>> reducerParams(InstrContext& c) {
+  if (c.operands.size() % 2 != 0) c.fail(c.inst.opcode + " takes N inputs and N init values");
+  size_t n = c.operands.size() / 2;
+  std::vector<std::vector<ir::Type>> params;
+  for (size_t p = 0; p < 2 * n; ++p) {
+    hlo::Shape scalar = c.operandShape(n + p % n);
+    scalar.dims.clear();
+    scalar.dynamic.clear();
+    params.push_back(flattenShape(scalar));
+  }
   return params;
+}
+
+// Every operand's leaves: one array each, or a complex array's two parts.
+Values allLeaves(InstrContext& c) {
+  Values out;
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    if (complexPartType(c.operandShape(i).elementType) && c.operands[i].size() == 2) {
+      out.insert(out.end(), c.operands[i].begin(), c.operands[i].end());
+    } else {
+      out.push_back(c.array(i));
+    }
+  }
+  return out;
 }
 
 Values allArrays(InstrContext& c) {
@@ -47,19 +65,19 @@ Values allArrays(InstrContext& c) {
 
 Values reduce(InstrContext& c) {
   c.expectOperandsAtLeast(2);
-  Values operands = allArrays(c);
-  std::vector<DType> params = reducerParams(c, operands);
+  Values operands = allLeaves(c);
+  std::vector<std::vector<ir::Type>> params = reducerParams(c);
   ir::Op* op = c.emit(OpKind::Reduce, operands, c.resultTypes(),
                       ir::ReduceAttrs{hlo::readIntList(c.attr("dimensions"))});
-  c.addRegion(op, "to_apply", scalarParams(params));
+  c.addRegion(op, "to_apply", params);
   c.check(op);
   return resultsOf(op);
 }
 
 Values reduceWindow(InstrContext& c) {
   c.expectOperandsAtLeast(2);
-  Values operands = allArrays(c);
-  std::vector<DType> params = reducerParams(c, operands);
+  Values operands = allLeaves(c);
+  std::vector<std::vector<ir::Type>> params = reducerParams(c);
   ir::ReduceWindowAttrs attrs;
   const hlo::Attribute* window = c.optAttr("window");
   std::vector<hlo::WindowDim> dims;
@@ -78,7 +96,7 @@ Values reduceWindow(InstrContext& c) {
     attrs.windowDilation.push_back(d.windowDilation);
   }
   ir::Op* op = c.emit(OpKind::ReduceWindow, operands, c.resultTypes(), attrs);
-  c.addRegion(op, "to_apply", scalarParams(params));
+  c.addRegion(op, "to_apply", params);
   c.check(op);
   return resultsOf(op);
 }

@@ -183,6 +183,48 @@ std::vector<int> reachableInOrder(const hlo::Computation& comp, SideEffects& eff
   return order;
 }
 
+namespace {
+
+bool involvesComplex(const hlo::Computation& comp, const hlo::Instruction& inst) {
+  if (containsComplex(inst.shape)) return true;
+  for (const hlo::Operand& o : inst.operands) {
+    const hlo::Instruction* def = comp.find(o.name);
+    if (def != nullptr && containsComplex(def->shape)) return true;
+  }
+  return false;
+}
+
+// The program arguments of an entry parameter's leaves; a complex leaf is one argument of its part
+// type with a trailing dimension of 2 (the interleaved bytes of c64 / c128), split here.
+void addEntryLeaves(InstrContext& c, ir::Program& program, const hlo::Shape& shape, Values& out) {
+  if (shape.isTuple) {
+    for (const hlo::Shape& e : shape.tupleElements) addEntryLeaves(c, program, e, out);
+  } else if (complexPartType(shape.elementType)) {
+    ir::Type t = toIrType(realView(shape));
+    t.dims.push_back(2);
+    Values parts = splitComplexArgument(c, program.body.addArg(t, c.inst.name));
+    out.insert(out.end(), parts.begin(), parts.end());
+  } else if (shape.elementType != "token") {
+    out.push_back(program.body.addArg(toIrType(shape), c.inst.name));
+  }
+}
+
+// The entry root's leaves as program outputs: each complex leaf's two parts joined back into one
+// interleaved array.
+void addOutputs(InstrContext& c, const hlo::Shape& shape, const Values& leaves, size_t& next,
+                Values& out) {
+  if (shape.isTuple) {
+    for (const hlo::Shape& e : shape.tupleElements) addOutputs(c, e, leaves, next, out);
+  } else if (complexPartType(shape.elementType)) {
+    out.push_back(joinComplexOutput(c, leaves.at(next), leaves.at(next + 1)));
+    next += 2;
+  } else if (shape.elementType != "token") {
+    out.push_back(leaves.at(next++));
+  }
+}
+
+}  // namespace
+
 Values Importer::importInstruction(const hlo::Computation& comp, const hlo::Instruction& inst,
                                    ir::Region& region, const std::vector<Values>& args,
                                    std::vector<Values> operands) {
@@ -194,6 +236,14 @@ Values Importer::importInstruction(const hlo::Computation& comp, const hlo::Inst
                ") but the computation is given " + std::to_string(args.size()) + " argument(s)");
     }
     out = args[inst.parameterNumber];
+  } else if (!importsComplexLeaves(inst.opcode) && involvesComplex(comp, inst)) {
+    auto it = complexHandlers().find(inst.opcode);
+    if (it == complexHandlers().end()) {
+      ctx.fail("unsupported op '" + inst.opcode + "' on complex numbers (" + inst.shape.toString() +
+               "): loopfuse splits complex arrays into real and imaginary parts, and has no rule "
+               "for this op");
+    }
+    out = it->second(ctx);
   } else {
     auto it = handlers().find(inst.opcode);
     if (it == handlers().end()) ctx.fail("unsupported op '" + inst.opcode + "'");
@@ -276,8 +326,12 @@ ir::Program Importer::run() {
                           "' in the entry computation; run this function with jax.jit"});
     }
     Values leaves;
-    for (const ir::Type& t : flattenShape(inst->shape))
-      leaves.push_back(program.body.addArg(t, inst->name));
+    InstrContext ctx(*this, entry, *inst, program.body, {});
+    try {
+      addEntryLeaves(ctx, program, inst->shape, leaves);
+    } catch (const CompileError& e) {
+      diags_.insert(diags_.end(), e.diagnostics().begin(), e.diagnostics().end());
+    }
     args.push_back(std::move(leaves));
   }
   if (containsToken(entry.root().shape)) {
@@ -288,7 +342,14 @@ ir::Program Importer::run() {
   if (!diags_.empty()) throw CompileError(diags_);
 
   try {
-    program.body.yields = importComputation(entry, program.body, args);
+    Values leaves = importComputation(entry, program.body, args);
+    if (containsComplex(entry.root().shape)) {
+      InstrContext ctx(*this, entry, entry.root(), program.body, {});
+      size_t next = 0;
+      addOutputs(ctx, entry.root().shape, leaves, next, program.body.yields);
+    } else {
+      program.body.yields = std::move(leaves);
+    }
   } catch (const Poisoned&) {
     // Already reported.
   }

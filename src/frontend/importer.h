@@ -3,6 +3,7 @@
 // token is the empty list), so tuple, get-tuple-element and call only reorganise lists.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -113,6 +114,21 @@ class Importer {
   std::vector<const hlo::Computation*> callStack_;  // to reject recursion
 };
 
+// Complex numbers (import_complex.cc): an instruction whose operands or result are complex is
+// imported by this table's handler for its opcode, on the (real, imaginary) leaves of each
+// complex value; an opcode it lacks is reported as not taking complex numbers.
+const HandlerTable& complexHandlers();
+// Opcodes that only move leaf lists (tuple, call, while, ...) or handle complex leaves themselves
+// (reduce): the ordinary handler imports them whatever their types.
+bool importsComplexLeaves(std::string_view opcode);
+// An entry parameter's complex array arrives as one array of its part type with a trailing
+// dimension of 2, (real, imaginary) interleaved as c64/c128 are in memory; these split one into
+// its leaves, and join an output's leaves back.
+Values splitComplexArgument(InstrContext& c, ir::Value* interleaved);
+ir::Value* joinComplexOutput(InstrContext& c, ir::Value* re, ir::Value* im);
+// The fft op (import_fft.cc), which always involves complex values.
+Values importFft(InstrContext& c);
+
 // The per-family mapping tables (import_*.cc) and their union.
 void addElementwiseHandlers(HandlerTable& table);
 void addShapeHandlers(HandlerTable& table);
@@ -137,9 +153,12 @@ Values importHostCallback(InstrContext& c, const std::string& target);
 extern const char* const kKnownCustomCallTargets[];
 extern const size_t kNumKnownCustomCallTargets;
 
-// Shapes (shapes.cc). toIrType throws CompileError for tuples, tokens, unsupported element types
-// and dynamic dimensions.
+// Shapes (shapes.cc). toIrType throws CompileError for tuples, tokens, complex and unsupported
+// element types and dynamic dimensions. A complex array flattens to two leaves, (real, imaginary).
 ir::Type toIrType(const hlo::Shape& shape);
+std::optional<DType> complexPartType(std::string_view elementType);  // c64: f32, c128: f64
+bool containsComplex(const hlo::Shape& shape);
+hlo::Shape realView(const hlo::Shape& shape);  // complex element types replaced by their parts'
 std::vector<ir::Type> flattenShape(const hlo::Shape& shape);  // tokens contribute nothing
 size_t leafCount(const hlo::Shape& shape);
 bool containsToken(const hlo::Shape& shape);

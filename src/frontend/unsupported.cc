@@ -32,7 +32,8 @@ class UnsupportedFinder {
     if (std::string why = unsupportedTypeIn(inst.shape); !why.empty()) {
       diags_.push_back({inst.shape.loc.known() ? inst.shape.loc : inst.loc, why + where});
     }
-    if (inst.opcode != "parameter" && !handlers().count(inst.opcode)) {
+    if (inst.opcode != "parameter" && !handlers().count(inst.opcode) &&
+        !complexHandlers().count(inst.opcode)) {
       diags_.push_back({inst.opcodeLoc.known() ? inst.opcodeLoc : inst.loc,
                         "unsupported op '" + inst.opcode + "'" + where + kFallbackHint});
       return;

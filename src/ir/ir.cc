@@ -172,6 +172,8 @@ const char* opKindName(OpKind k) {
       return "eigh";
     case OpKind::Convolution:
       return "convolution";
+    case OpKind::Fft:
+      return "fft";
     case OpKind::HostCallback:
       return "host-callback";
   }

@@ -110,6 +110,9 @@ enum class OpKind : uint8_t {
   HouseholderProduct,
   Eigh,
   Convolution,
+  // A one-dimensional discrete Fourier transform along the last dimension (FftAttrs); complex
+  // values are (real, imaginary) pairs of arrays, as the frontend splits every complex array.
+  Fft,
   // A host callback (jax.pure_callback, jax.debug.callback / print) inside a conditional branch:
   // Python code the kernel cannot run. The frontend imports it; passes/host_callbacks.h replaces
   // it before any other pass (see Program::hostCallbacks).
@@ -242,6 +245,23 @@ struct ConvolutionAttrs {
 // triangle; otherwise its upper triangle is U with a = U^T U. The other triangle keeps a's values.
 // info is 0, or the 1-based order of the first leading minor that is not positive definite (the
 // factor is then unspecified), as LAPACK's potrf reports it.
+// Fft along the last dimension, n = length points (the leading dimensions are a batch):
+//   Forward:  (re, im)[..., n] -> (re, im)[..., n], X[k] = sum_j x[j] e^(-2 pi i jk/n)
+//   Inverse:  (re, im)[..., n] -> (re, im)[..., n], x[j] = 1/n sum_k X[k] e^(+2 pi i jk/n)
+//   RealForward:  re[..., n] -> (re, im)[..., n/2+1], the forward transform's first n/2+1 points
+//   RealInverse:  (re, im)[..., n/2+1] -> re[..., n], the inverse of the Hermitian spectrum those
+//                 points extend to (the imaginary parts of points 0 and n/2 are ignored)
+// XLA's FFT, IFFT, RFFT, IRFFT along one dimension; the frontend makes a multi-dimensional one
+// from these, one dimension at a time.
+enum class FftKind : uint8_t { Forward, Inverse, RealForward, RealInverse };
+// The longest line loopfuse transforms: the kernel keeps a line in the thread's own arrays (the
+// stack on the CPU, local memory on a GPU). The frontend reports a longer one as unsupported.
+inline constexpr int64_t kMaxFftLength = 16384;
+struct FftAttrs {
+  FftKind kind = FftKind::Forward;
+  int64_t length = 0;
+  bool operator==(const FftAttrs&) const = default;
+};
 struct CholeskyAttrs {
   bool lower = true;
   bool operator==(const CholeskyAttrs&) const = default;
@@ -292,7 +312,7 @@ using Attrs =
                  SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
                  ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SortAttrs,
                  ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs,
-                 ReducePrecisionAttrs, HostCallbackAttrs>;
+                 ReducePrecisionAttrs, HostCallbackAttrs, FftAttrs>;
 
 struct Op;
 struct Region;

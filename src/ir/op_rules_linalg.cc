@@ -1,6 +1,7 @@
 // Rules for cholesky, triangular-solve, lu and lu-pivots-to-permutation (XLA's shape inference for
 // its ops of those names, which also fit the LAPACK/cuSOLVER custom calls JAX emits for them), and
-// for qr, householder-product and eigh (the shapes of LAPACK's geqrf, orgqr and syevd).
+// for qr, householder-product and eigh (the shapes of LAPACK's geqrf, orgqr and syevd), and for
+// fft (XLA's FFT along one dimension, complex values as (real, imaginary) pairs).
 #include <algorithm>
 
 #include "ir/op_rules.h"
@@ -161,10 +162,46 @@ std::string checkEigh(const Op& op) {
   return "";
 }
 
+std::string checkFft(const Op& op) {
+  if (!std::holds_alternative<FftAttrs>(op.attrs)) return "fft needs FftAttrs";
+  const FftAttrs& a = op.attr<FftAttrs>();
+  const bool realIn = a.kind == FftKind::RealForward, realOut = a.kind == FftKind::RealInverse;
+  if (op.operands.size() != (realIn ? 1u : 2u) || op.results.size() != (realOut ? 1u : 2u)) {
+    return "fft takes " + std::string(realIn ? "one operand" : "two operands (real, imaginary)") +
+           " and gives " + (realOut ? "one result" : "two (real, imaginary)");
+  }
+  const Type& x = op.operands[0]->type;
+  if (x.dtype != DType::F32 && x.dtype != DType::F64) {
+    return "fft of " + x.toString() + ": only f32 and f64 (c64 and c128) values";
+  }
+  if (x.rank() < 1 || a.length < 1) return "fft needs a length and a last dimension";
+  for (const Value* v : op.operands) {
+    if (v->type != x) return "fft operands differ: " + x.toString() + ", " + v->type.toString();
+  }
+  const int64_t half = a.length / 2 + 1;
+  const int64_t in = a.kind == FftKind::RealInverse ? half : a.length;
+  const int64_t out = a.kind == FftKind::RealForward ? half : a.length;
+  if (x.dims.back() != in) {
+    return "fft of length " + std::to_string(a.length) + " needs " + std::to_string(in) +
+           " points in the last dimension, got " + x.toString();
+  }
+  Type want = x;
+  want.dims.back() = out;
+  for (const auto& r : op.results) {
+    if (r->type != want) {
+      return "type mismatch: fft of " + x.toString() + " gives " + want.toString() + ", not " +
+             r->type.toString();
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string checkLinalg(const Op& op) {
   switch (op.kind) {
+    case OpKind::Fft:
+      return checkFft(op);
     case OpKind::Cholesky:
       return checkCholesky(op);
     case OpKind::TriangularSolve:

@@ -160,6 +160,10 @@ std::string formatAttrs(const Attrs& attrs) {
              << " pad_low=" << joinInts(a.padLow) << " pad_high=" << joinInts(a.padHigh)
              << " lhs_dilation=" << joinInts(a.lhsDilation)
              << " rhs_dilation=" << joinInts(a.rhsDilation) << " groups=" << a.featureGroupCount;
+        } else if constexpr (std::is_same_v<T, FftAttrs>) {
+          static const char* const kKinds[] = {"forward", "inverse", "real-forward",
+                                               "real-inverse"};
+          os << " kind=" << kKinds[static_cast<int>(a.kind)] << " length=" << a.length;
         } else if constexpr (std::is_same_v<T, CholeskyAttrs>) {
           os << " lower=" << (a.lower ? "true" : "false");
         } else if constexpr (std::is_same_v<T, TriangularSolveAttrs>) {

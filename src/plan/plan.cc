@@ -167,7 +167,8 @@ class Planner {
                         op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::Lu &&
                         op.kind != ir::OpKind::TriangularSolve &&
                         op.kind != ir::OpKind::LuPivotsToPermutation && op.kind != ir::OpKind::Qr &&
-                        op.kind != ir::OpKind::HouseholderProduct && op.kind != ir::OpKind::Eigh;
+                        op.kind != ir::OpKind::HouseholderProduct && op.kind != ir::OpKind::Eigh &&
+                        op.kind != ir::OpKind::Fft;
     if (options_.localMaxElements > 0 && isSmall(v) && localAllowed && !needsMemory_.count(v)) {
       set(v, StorageKind::Local);
       return;

@@ -148,7 +148,9 @@ DType parseDescr(const std::string& descr, const std::string& what) {
   // ml_dtypes' bfloat16 saves as an opaque 2-byte void type: keep its bits, as for "<u2".
   if (kindAndSize == "V2") return DType::U16;
   const char kind = kindAndSize.empty() ? '?' : kindAndSize[0];
-  if (kind == 'c') throw NpzError(what + ": complex dtype '" + descr + "' is not supported");
+  if (kind == 'c') {
+    throw NpzError(what + ": complex dtype '" + descr + "' is not supported (c8 and c16 are)");
+  }
   if (kind == 'O') throw NpzError(what + ": object arrays ('" + descr + "') are not supported");
   throw NpzError(what + ": unsupported dtype '" + descr + "'");
 }
@@ -196,7 +198,16 @@ HostArray parseNpy(std::string_view bytes, const std::string& what) {
                    ": Fortran-order arrays are not supported (save with "
                    "numpy.ascontiguousarray)");
   HostArray array;
-  array.type.dtype = parseDescr(header.descr, what);
+  std::string_view kindAndSize = std::string_view(header.descr).substr(1);
+  if (header.descr.size() == 3 && header.descr[0] != '>' &&
+      (kindAndSize == "c8" || kindAndSize == "c16")) {
+    // A complex array is its (real, imaginary) pairs, as loopfuse's programs take it: the part
+    // type with a trailing dimension of 2, the same bytes.
+    array.type.dtype = kindAndSize == "c8" ? DType::F32 : DType::F64;
+    header.shape.push_back(2);
+  } else {
+    array.type.dtype = parseDescr(header.descr, what);
+  }
   array.type.dims = header.shape;
   const int64_t count = checkedElementCount(header.shape, what);
   const uint64_t dataBytes = static_cast<uint64_t>(count) * byteSize(array.type.dtype);

@@ -13,7 +13,7 @@
 namespace lf::runtime {
 
 // A file that is not a valid .npz / .npy, or one that loopfuse cannot represent (big-endian,
-// Fortran order, object or complex dtypes). The message names the file and, where known, the array.
+// Fortran order, object dtypes). The message names the file and, where known, the array.
 class NpzError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -23,7 +23,9 @@ using NamedArrays = std::vector<std::pair<std::string, HostArray>>;
 
 // Reads every array of an .npz, in archive order, named without the ".npy" suffix. Stored and
 // deflated members are accepted. bf16 has no numpy dtype: such arrays come back as u16 bit
-// patterns (Executable::run accepts them for bf16 parameters).
+// patterns (Executable::run accepts them for bf16 parameters). A complex64 / complex128 array
+// comes back as its f32 / f64 (real, imaginary) pairs, a trailing dimension of 2, which is how a
+// program takes and gives complex arrays (and how `--outputs` writes them).
 NamedArrays readNpz(const std::string& path);
 
 // Writes an uncompressed .npz the way numpy.savez does (members "<name>.npy", .npy format 1.0).
