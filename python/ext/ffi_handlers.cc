@@ -62,6 +62,14 @@ std::string checkBuffer(const ffi::AnyBuffer& buffer, const ir::Type& want) {
   ffi::Span<const int64_t> dims = buffer.dimensions();
   std::vector<int64_t> got(dims.begin(), dims.end());
   if (dtype && *dtype == want.dtype && got == want.dims) return "";
+  // A complex array is the program's array of (real, imaginary) pairs (frontend/importer.h): the
+  // same bytes, read in place.
+  const ffi::DataType t = buffer.element_type();
+  if ((t == ffi::DataType::C64 || t == ffi::DataType::C128) && !want.dims.empty() &&
+      want.dims.back() == 2 && want.dtype == (t == ffi::DataType::C64 ? DType::F32 : DType::F64) &&
+      std::vector<int64_t>(want.dims.begin(), want.dims.end() - 1) == got) {
+    return "";
+  }
   ir::Type gotType{dtype.value_or(want.dtype), got};
   std::string gotText = dtype ? gotType.toString() : "an unsupported element type";
   return "expected " + want.toString() + ", got " + gotText;

@@ -3,9 +3,10 @@
 // leaves, and every op on complex values becomes real ops on the parts:
 //   data movement (broadcast, slice, pad, gather, select, ...) and add, subtract, negate: the op
 //     once per part ("partwise": the ordinary handler on the parts, the shape read as real);
-//   multiply (ac - bd, ad + bc); divide by Smith's algorithm (no overflow of c^2 + d^2); abs as
-//     max * sqrt(1 + (min/max)^2); dot as four real dots; compare EQ / NE part by part.
-// XLA computes these in its own order: results agree to the float tolerances, not to the bit.
+//   multiply, divide and abs by XLA's formulas (its elemental IR emitter's, corner cases
+//     included); dot as four real dots; compare EQ / NE part by part.
+// Where XLA's order of operations is followed the bits agree (but XLA's LLVM may fuse a multiply
+// into an add where passes/contract.h does not); dots and ffts agree to the float tolerances.
 #include <array>
 #include <cstring>
 #include <limits>
@@ -35,7 +36,6 @@ Value* op1(InstrContext& c, OpKind k, Values ops, const ir::Type& t, ir::Attrs a
   return c.emit(k, std::move(ops), {t}, std::move(a))->result();
 }
 Value* binary(InstrContext& c, OpKind k, Value* a, Value* b) { return op1(c, k, {a, b}, a->type); }
-Value* unary(InstrContext& c, OpKind k, Value* a) { return op1(c, k, {a}, a->type); }
 
 Value* compareOp(InstrContext& c, ir::CompareDirection d, Value* a, Value* b) {
   ir::Type t{DType::Pred, a->type.dims};
@@ -98,54 +98,107 @@ Values multiply(InstrContext& c) {
   return {re, im};
 }
 
-// (a + bi) / (x + yi) by Smith's algorithm: with |x| >= |y|, r = y/x, d = x + y r,
-// ((a + b r) / d, (b - a r) / d); otherwise the same with the roles of x and y swapped.
+// Real ops on the parts, with the shape and dtype of the first operand (comparisons give pred).
+struct PartOps {
+  InstrContext& c;
+  ir::Type t;
+  ir::Type pred() const { return ir::Type{DType::Pred, t.dims}; }
+  Value* add(Value* a, Value* b) { return op1(c, OpKind::Add, {a, b}, t); }
+  Value* sub(Value* a, Value* b) { return op1(c, OpKind::Subtract, {a, b}, t); }
+  Value* mul(Value* a, Value* b) { return op1(c, OpKind::Multiply, {a, b}, t); }
+  Value* div(Value* a, Value* b) { return op1(c, OpKind::Divide, {a, b}, t); }
+  Value* abs(Value* a) { return op1(c, OpKind::Abs, {a}, t); }
+  Value* neg(Value* a) { return op1(c, OpKind::Negate, {a}, t); }
+  Value* select(Value* p, Value* a, Value* b) { return op1(c, OpKind::Select, {p, a, b}, t); }
+  Value* eq(Value* a, Value* b) { return compareOp(c, ir::CompareDirection::EQ, a, b); }
+  Value* lt(Value* a, Value* b) { return compareOp(c, ir::CompareDirection::LT, a, b); }
+  Value* isNan(Value* a) { return compareOp(c, ir::CompareDirection::NE, a, a); }
+  Value* both(Value* p, Value* q) { return op1(c, OpKind::And, {p, q}, pred()); }
+  Value* either(Value* p, Value* q) { return op1(c, OpKind::Or, {p, q}, pred()); }
+  Value* no(Value* p) { return op1(c, OpKind::Not, {p}, pred()); }
+  Value* splat(double v) { return frontend::splat(c, t, v); }
+  // Whether the sign bit is set (-0 and negative NaNs too): the bits read as a signed integer.
+  Value* signBit(Value* a) {
+    ir::Type bits{t.dtype == DType::F32 ? DType::S32 : DType::S64, t.dims};
+    Value* i = op1(c, OpKind::BitcastConvert, {a}, bits);
+    Value* zero = op1(c, OpKind::Constant, {}, ir::Type{bits.dtype, {}},
+                      ir::ConstantAttrs{std::vector<uint8_t>(byteSize(bits.dtype), 0)});
+    if (!t.dims.empty()) zero = op1(c, OpKind::Broadcast, {zero}, bits, ir::BroadcastAttrs{});
+    return op1(c, OpKind::Compare, {i, zero}, pred(),
+               ir::CompareAttrs{ir::CompareDirection::LT, ir::CompareType::Signed});
+  }
+  Value* copySign(Value* magnitude, Value* sign) {
+    return select(signBit(sign), neg(magnitude), magnitude);
+  }
+};
+
+// (a + bi) / (x + yi) as XLA computes it: Smith's algorithm (the ratio of the smaller part of the
+// divisor to the larger, so that x^2 + y^2 never overflows), then, where both parts came out NaN,
+// C99's answers for a zero divisor, an infinite dividend and an infinite divisor.
 Values divide(InstrContext& c) {
   c.expectOperands(2);
   auto [a, b] = parts(c, 0);
   auto [x, y] = parts(c, 1);
   if (!b || !y) c.fail("divide of complex and real operands");
-  auto mul = [&](Value* p, Value* q) { return binary(c, OpKind::Multiply, p, q); };
-  auto add = [&](Value* p, Value* q) { return binary(c, OpKind::Add, p, q); };
-  auto sub = [&](Value* p, Value* q) { return binary(c, OpKind::Subtract, p, q); };
-  auto div = [&](Value* p, Value* q) { return binary(c, OpKind::Divide, p, q); };
-  Value* xWider =
-      compareOp(c, ir::CompareDirection::GE, unary(c, OpKind::Abs, x), unary(c, OpKind::Abs, y));
-  // |x| >= |y|
-  Value* r1 = div(y, x);
-  Value* d1 = add(x, mul(y, r1));
-  Value* re1 = div(add(a, mul(b, r1)), d1);
-  Value* im1 = div(sub(b, mul(a, r1)), d1);
-  // |y| > |x|
-  Value* r2 = div(x, y);
-  Value* d2 = add(mul(x, r2), y);
-  Value* re2 = div(add(mul(a, r2), b), d2);
-  Value* im2 = div(sub(mul(b, r2), a), d2);
-  ir::Type t = a->type;
-  return {op1(c, OpKind::Select, {xWider, re1, re2}, t),
-          op1(c, OpKind::Select, {xWider, im1, im2}, t)};
+  PartOps o{c, a->type};
+  Value* xyRatio = o.div(x, y);
+  Value* xyDenom = o.add(y, o.mul(xyRatio, x));
+  Value* yxRatio = o.div(y, x);
+  Value* yxDenom = o.add(x, o.mul(yxRatio, y));
+  Value* absX = o.abs(x);
+  Value* absY = o.abs(y);
+  Value* xSmaller = o.lt(absX, absY);
+  Value* re = o.select(xSmaller, o.div(o.add(o.mul(xyRatio, a), b), xyDenom),
+                       o.div(o.add(o.mul(yxRatio, b), a), yxDenom));
+  Value* im = o.select(xSmaller, o.div(o.sub(o.mul(xyRatio, b), a), xyDenom),
+                       o.div(o.sub(b, o.mul(yxRatio, a)), yxDenom));
+  Value* zero = o.splat(0.0);
+  Value* one = o.splat(1.0);
+  Value* inf = o.splat(std::numeric_limits<double>::infinity());
+  // A zero divisor: (copysign(inf, x) a, copysign(inf, x) b), unless a and b are both NaN.
+  Value* zeroDivisor = o.both(o.both(o.eq(absX, zero), o.eq(absY, zero)),
+                              o.either(o.no(o.isNan(a)), o.no(o.isNan(b))));
+  Value* signedInf = o.copySign(inf, x);
+  Value* zeroRe = o.mul(signedInf, a);
+  Value* zeroIm = o.mul(signedInf, b);
+  // An infinite dividend, a finite divisor: inf times the quotient of the dividend's unit signs.
+  Value* absA = o.abs(a);
+  Value* absB = o.abs(b);
+  Value* aInf = o.eq(absA, inf);
+  Value* bInf = o.eq(absB, inf);
+  Value* infDividend = o.both(o.either(aInf, bInf), o.both(o.lt(absX, inf), o.lt(absY, inf)));
+  Value* aUnit = o.copySign(o.select(aInf, one, zero), a);
+  Value* bUnit = o.copySign(o.select(bInf, one, zero), b);
+  Value* infRe = o.mul(inf, o.add(o.mul(aUnit, x), o.mul(bUnit, y)));
+  Value* infIm = o.mul(inf, o.sub(o.mul(bUnit, x), o.mul(aUnit, y)));
+  // A finite dividend, an infinite divisor: zero times the dividend over the divisor's unit signs.
+  Value* xInf = o.eq(absX, inf);
+  Value* yInf = o.eq(absY, inf);
+  Value* infDivisor = o.both(o.either(xInf, yInf), o.both(o.lt(absA, inf), o.lt(absB, inf)));
+  Value* xUnit = o.copySign(o.select(xInf, one, zero), x);
+  Value* yUnit = o.copySign(o.select(yInf, one, zero), y);
+  Value* smallRe = o.mul(zero, o.add(o.mul(a, xUnit), o.mul(b, yUnit)));
+  Value* smallIm = o.mul(zero, o.sub(o.mul(b, xUnit), o.mul(a, yUnit)));
+  Value* bothNan = o.both(o.isNan(re), o.isNan(im));
+  auto pick = [&](Value* z, Value* i, Value* s, Value* plain) {
+    Value* special =
+        o.select(zeroDivisor, z, o.select(infDividend, i, o.select(infDivisor, s, plain)));
+    return o.select(bothNan, special, plain);
+  };
+  return {pick(zeroRe, infRe, smallRe, re), pick(zeroIm, infIm, smallIm, im)};
 }
 
-// |a + bi| = m sqrt(1 + (n/m)^2) with m = max(|a|, |b|), n = min: no overflow or underflow of
-// a^2 + b^2. Zero gives 0 and an infinite part +inf (whatever the other part is).
+// |a + bi| as XLA computes it: m sqrt(1 + (n/m)^2) with m = max(|a|, |b|), n = min (no overflow
+// of a^2 + b^2); where that is NaN (0 and 0, inf and inf, a NaN part) the result is n.
 Value* magnitude(InstrContext& c, Value* a, Value* b) {
-  Value* fa = unary(c, OpKind::Abs, a);
-  Value* fb = unary(c, OpKind::Abs, b);
-  Value* m = binary(c, OpKind::Maximum, fa, fb);
-  Value* n = binary(c, OpKind::Minimum, fa, fb);
-  Value* q = binary(c, OpKind::Divide, n, m);
-  Value* one = splat(c, a->type, 1.0);
-  Value* r = binary(
-      c, OpKind::Multiply, m,
-      unary(c, OpKind::Sqrt, binary(c, OpKind::Add, one, binary(c, OpKind::Multiply, q, q))));
-  Value* zero = splat(c, a->type, 0.0);
-  Value* inf = splat(c, a->type, std::numeric_limits<double>::infinity());
-  r = op1(c, OpKind::Select, {compareOp(c, ir::CompareDirection::EQ, m, zero), zero, r}, a->type);
-  Value* anyInf = op1(c, OpKind::Or,
-                      {compareOp(c, ir::CompareDirection::EQ, fa, inf),
-                       compareOp(c, ir::CompareDirection::EQ, fb, inf)},
-                      ir::Type{DType::Pred, a->type.dims});
-  return op1(c, OpKind::Select, {anyInf, inf, r}, a->type);
+  PartOps o{c, a->type};
+  Value* fa = o.abs(a);
+  Value* fb = o.abs(b);
+  Value* m = op1(c, OpKind::Maximum, {fa, fb}, a->type);
+  Value* n = op1(c, OpKind::Minimum, {fa, fb}, a->type);
+  Value* q = o.div(n, m);
+  Value* r = o.mul(m, op1(c, OpKind::Sqrt, {o.add(o.splat(1.0), o.mul(q, q))}, a->type));
+  return o.select(o.isNan(r), n, r);
 }
 
 Values abs(InstrContext& c) {
@@ -294,7 +347,8 @@ const HandlerTable& complexHandlers() {
 bool importsComplexLeaves(std::string_view opcode) {
   return opcode == "tuple" || opcode == "get-tuple-element" || opcode == "call" ||
          opcode == "while" || opcode == "conditional" || opcode == "opt-barrier" ||
-         opcode == "optimization-barrier" || opcode == "reduce" || opcode == "reduce-window";
+         opcode == "optimization-barrier" || opcode == "reduce" || opcode == "reduce-window" ||
+         opcode == "scatter";
 }
 
 Values splitComplexArgument(InstrContext& c, Value* interleaved) {

@@ -31,16 +31,20 @@ Values dot(InstrContext& c) {
 // The parameters of a reducer (reduce / reduce-window): N accumulators and N elements, scalars of
 // the N init values' types; a complex one is two leaves (real, imaginary), as the reducer's
 // computation sees it, so the IR op reduces the parts as a variadic reduce.
+// The leaves of a scalar of operand i's element type (two for a complex one).
+std::vector<ir::Type> scalarLeaves(InstrContext& c, size_t i) {
+  hlo::Shape scalar = c.operandShape(i);
+  if (scalar.isTuple) c.fail(c.inst.opcode + " operand " + std::to_string(i) + " must be an array");
+  scalar.dims.clear();
+  scalar.dynamic.clear();
+  return flattenShape(scalar);
+}
+
 std::vector<std::vector<ir::Type>> reducerParams(InstrContext& c) {
   if (c.operands.size() % 2 != 0) c.fail(c.inst.opcode + " takes N inputs and N init values");
   size_t n = c.operands.size() / 2;
   std::vector<std::vector<ir::Type>> params;
-  for (size_t p = 0; p < 2 * n; ++p) {
-    hlo::Shape scalar = c.operandShape(n + p % n);
-    scalar.dims.clear();
-    scalar.dynamic.clear();
-    params.push_back(flattenShape(scalar));
-  }
+  for (size_t p = 0; p < 2 * n; ++p) params.push_back(scalarLeaves(c, n + p % n));
   return params;
 }
 
@@ -117,9 +121,9 @@ Values gather(InstrContext& c) {
 
 Values scatter(InstrContext& c) {
   c.expectOperandsAtLeast(3);
-  Values operands = allArrays(c);
-  if (operands.size() % 2 == 0) c.fail("scatter takes N operands, the indices and N updates");
-  size_t n = (operands.size() - 1) / 2;
+  if (c.operands.size() % 2 == 0) c.fail("scatter takes N operands, the indices and N updates");
+  Values operands = allLeaves(c);  // a complex operand or update: its two parts
+  size_t n = (c.operands.size() - 1) / 2;
   ir::ScatterAttrs a;
   a.updateWindowDims = optIntList(c, "update_window_dims");
   a.insertedWindowDims = optIntList(c, "inserted_window_dims");
@@ -129,12 +133,10 @@ Values scatter(InstrContext& c) {
   a.indexVectorDim = hlo::readInt(c.attr("index_vector_dim"));
   a.indicesAreSorted = optBool(c, "indices_are_sorted");
   a.uniqueIndices = optBool(c, "unique_indices");
-  std::vector<DType> dtypes;
-  for (size_t i = 0; i < n; ++i) dtypes.push_back(operands[i]->type.dtype);
-  std::vector<DType> params = dtypes;
-  params.insert(params.end(), dtypes.begin(), dtypes.end());
+  std::vector<std::vector<ir::Type>> params;
+  for (size_t p = 0; p < 2 * n; ++p) params.push_back(scalarLeaves(c, p % n));
   ir::Op* op = c.emit(OpKind::Scatter, operands, c.resultTypes(), a);
-  c.addRegion(op, "to_apply", scalarParams(params));
+  c.addRegion(op, "to_apply", params);
   c.check(op);
   return resultsOf(op);
 }

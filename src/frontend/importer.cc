@@ -240,8 +240,7 @@ Values Importer::importInstruction(const hlo::Computation& comp, const hlo::Inst
     auto it = complexHandlers().find(inst.opcode);
     if (it == complexHandlers().end()) {
       ctx.fail("unsupported op '" + inst.opcode + "' on complex numbers (" + inst.shape.toString() +
-               "): loopfuse splits complex arrays into real and imaginary parts, and has no rule "
-               "for this op");
+               ")");
     }
     out = it->second(ctx);
   } else {

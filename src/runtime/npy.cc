@@ -199,7 +199,7 @@ HostArray parseNpy(std::string_view bytes, const std::string& what) {
                    "numpy.ascontiguousarray)");
   HostArray array;
   std::string_view kindAndSize = std::string_view(header.descr).substr(1);
-  if (header.descr.size() == 3 && header.descr[0] != '>' &&
+  if (!header.descr.empty() && header.descr[0] != '>' &&
       (kindAndSize == "c8" || kindAndSize == "c16")) {
     // A complex array is its (real, imaginary) pairs, as loopfuse's programs take it: the part
     // type with a trailing dimension of 2, the same bytes.

@@ -30,7 +30,9 @@ np.savez_compressed(
 )
 np.savez("big_endian.npz", x=np.array([1.0, 2.0], dtype=">f4"))
 np.savez("fortran.npz", x=np.asfortranarray(np.ones((2, 3), dtype="<f4")))
-np.savez("complex.npz", z=np.array([1 + 2j], dtype="<c8"))
+# Complex arrays read as their (real, imaginary) pairs; long double complex has no such pair type.
+np.savez("complex.npz", z=np.array([1 + 2j, -3.5 + 0j], dtype="<c8"), w=np.complex128(0.25 - 1j))
+np.savez("complex_long.npz", z=np.array([1 + 2j], dtype=np.clongdouble))
 np.savez("object.npz", o=np.array([{"a": 1}], dtype=object))
 
 # A truncated archive and a file that is not a zip at all.
