@@ -1,5 +1,6 @@
 // `loopfuse supported-ops`: docs/SUPPORTED_OPS.md, generated from the importer's own table, so the
 // document cannot drift from the code (tests/tools/cli_test.cc compares them).
+#include <algorithm>
 #include <iostream>
 
 #include "commands.h"
@@ -25,8 +26,16 @@ int supportedOpsCommand() {
     std::cout << separator << "`" << dtypeName(t) << "`";
     separator = " ";
   }
-  std::cout << "\n\n## Ops\n\n| HLO opcode |\n|---|\n";
-  for (const std::string& op : frontend::supportedOpcodes()) std::cout << "| `" << op << "` |\n";
+  std::cout << " `c64` `c128`\n\n"
+               "A complex array is imported as two real arrays, its real and imaginary parts "
+               "(`f32` for `c64`,\n`f64` for `c128`); at the program's boundary it is passed as "
+               "those pairs, interleaved as in\nmemory (a trailing dimension of 2).\n"
+               "\n## Ops\n\n| HLO opcode | takes complex values |\n|---|---|\n";
+  const auto& complexOps = frontend::complexOpcodes();
+  for (const std::string& op : frontend::supportedOpcodes()) {
+    bool complex = std::find(complexOps.begin(), complexOps.end(), op) != complexOps.end();
+    std::cout << "| `" << op << "` | " << (complex ? "yes" : "") << " |\n";
+  }
   return 0;
 }
 

@@ -1,12 +1,12 @@
 // The fft op: one line (the last dimension) per SPMD iteration, copied into arrays of the
 // thread's own, transformed there by the prelude's lf_fft_line (lf_fft.h), and written to the
-// results. The twiddles of each length the kernel transforms are tables of the translation unit,
-// computed here in long double.
-#include <cmath>
+// results. The twiddles of each length the kernel transforms are tables of the translation unit
+// (codegen/fft_twiddles.h).
 #include <cstdio>
 #include <set>
 
 #include "codegen/emitter.h"
+#include "codegen/fft_twiddles.h"
 
 namespace lf::codegen {
 namespace {
@@ -28,7 +28,6 @@ void Emitter::emitFftTables() {
   std::set<int64_t> lengths;
   collectLengths(kernel_.program->body, lengths);
   const char* qualifier = target_ == Target::Cuda ? "static __device__ const" : "static const";
-  const long double twoPi = 6.283185307179586476925286766559005768L;
   for (int64_t n : lengths) {
     line("// twiddles of the " + std::to_string(n) + "-point transforms: cos, sin of 2 pi k/n");
     for (int part = 0; part < 2; ++part) {
@@ -36,8 +35,9 @@ void Emitter::emitFftTables() {
            std::to_string(n) + "] =");
       std::string row;
       for (int64_t k = 0; k < n; ++k) {
-        const long double angle = twoPi * static_cast<long double>(k) / static_cast<long double>(n);
-        const double v = static_cast<double>(part == 0 ? std::cos(angle) : std::sin(angle));
+        double cosine = 0, sine = 0;
+        fftTwiddle(k, n, cosine, sine);
+        const double v = part == 0 ? cosine : sine;
         char text[40];
         std::snprintf(text, sizeof text, "%a,", v);  // hexadecimal: the double exactly
         row += text;

@@ -14,5 +14,7 @@ ir::Program importModule(const hlo::Module& module);
 // The HLO opcodes (and custom-call targets, as "custom-call:<target>") the importer supports; the
 // source of docs/SUPPORTED_OPS.md.
 const std::vector<std::string>& supportedOpcodes();
+// The opcodes that take complex (c64 / c128) operands or results.
+const std::vector<std::string>& complexOpcodes();
 
 }  // namespace lf::frontend

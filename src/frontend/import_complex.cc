@@ -91,11 +91,12 @@ Values multiply(InstrContext& c) {
   auto [a, b] = parts(c, 0);
   auto [x, y] = parts(c, 1);
   if (!b || !y) c.fail("multiply of complex and real operands");
-  Value* re = binary(c, OpKind::Subtract, binary(c, OpKind::Multiply, a, x),
-                     binary(c, OpKind::Multiply, b, y));
-  Value* im =
-      binary(c, OpKind::Add, binary(c, OpKind::Multiply, a, y), binary(c, OpKind::Multiply, b, x));
-  return {re, im};
+  // Named steps: C++ leaves the order of a call's arguments open, and the IR's should not be.
+  Value* ax = binary(c, OpKind::Multiply, a, x);
+  Value* by = binary(c, OpKind::Multiply, b, y);
+  Value* ay = binary(c, OpKind::Multiply, a, y);
+  Value* bx = binary(c, OpKind::Multiply, b, x);
+  return {binary(c, OpKind::Subtract, ax, by), binary(c, OpKind::Add, ay, bx)};
 }
 
 // Real ops on the parts, with the shape and dtype of the first operand (comparisons give pred).

@@ -399,10 +399,26 @@ int64_t optInt(InstrContext& c, std::string_view name, int64_t byDefault) {
 
 ir::Program importModule(const hlo::Module& module) { return Importer(module).run(); }
 
+const std::vector<std::string>& complexOpcodes() {
+  static const std::vector<std::string> list = [] {
+    std::vector<std::string> out;
+    for (const auto& [name, handler] : complexHandlers()) out.push_back(name);
+    for (const auto& [name, handler] : handlers()) {
+      if (importsComplexLeaves(name)) out.push_back(name);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }();
+  return list;
+}
+
 const std::vector<std::string>& supportedOpcodes() {
   static const std::vector<std::string> list = [] {
     std::vector<std::string> out{"parameter"};
     for (const auto& [name, handler] : handlers()) out.push_back(name);
+    for (const auto& [name, handler] : complexHandlers()) {
+      if (!handlers().count(name)) out.push_back(name);  // fft, real, imag, complex
+    }
     for (size_t i = 0; i < kNumKnownCustomCallTargets; ++i) {
       out.push_back(std::string("custom-call:") + kKnownCustomCallTargets[i]);
     }
