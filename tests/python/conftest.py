@@ -38,7 +38,7 @@ requires_core = pytest.mark.skipif(
 # integers and pred exact, floats a few ulp.
 if str(PROGRAMS_DIR) not in sys.path:
     sys.path.insert(0, str(PROGRAMS_DIR))
-from tolerances import TOLERANCES  # noqa: E402
+from tolerances import TOLERANCES, as_real  # noqa: E402
 
 
 def assert_close(actual: Any, expected: Any, *, what: str = "output", scale: float = 1.0) -> None:
@@ -55,6 +55,7 @@ def assert_close(actual: Any, expected: Any, *, what: str = "output", scale: flo
         label = f"{what} leaf {i}"
         assert a.dtype == e.dtype, f"{label}: dtype {a.dtype} != {e.dtype}"
         assert a.shape == e.shape, f"{label}: shape {a.shape} != {e.shape}"
+        a, e = as_real(a), as_real(e)  # complex: the (real, imaginary) pairs
         if e.dtype.name in TOLERANCES:
             rtol, atol = TOLERANCES[e.dtype.name]
             np.testing.assert_allclose(
@@ -75,6 +76,7 @@ def assert_same_bits(actual: Any, expected: Any, what: str) -> None:
     assert a.dtype == e.dtype and a.shape == e.shape, (
         f"{what}: {a.dtype}{a.shape} != {e.dtype}{e.shape}"
     )
+    a, e = as_real(a), as_real(e)
     bits = f"u{e.itemsize}"
     differ = int(np.sum(a.view(bits) != e.view(bits)))
     assert differ == 0, f"{what}: {differ} of {e.size} values differ from jax.jit"
