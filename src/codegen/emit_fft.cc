@@ -29,19 +29,36 @@ void Emitter::emitFftTables() {
   collectLengths(kernel_.program->body, lengths);
   const char* qualifier = target_ == Target::Cuda ? "static __device__ const" : "static const";
   for (int64_t n : lengths) {
-    line("// twiddles of the " + std::to_string(n) + "-point transforms: cos, sin of 2 pi k/n");
+    line("// twiddles of the " + std::to_string(n) + "-point transforms (codegen/fft_twiddles.h)");
     for (int part = 0; part < 2; ++part) {
       open(std::string(qualifier) + " double " + tableName(part == 0 ? "cos" : "sin", n) + "[" +
            std::to_string(n) + "] =");
+      const std::vector<double> table = fftTable(n, part == 1);
       std::string row;
       for (int64_t k = 0; k < n; ++k) {
-        double cosine = 0, sine = 0;
-        fftTwiddle(k, n, cosine, sine);
-        const double v = part == 0 ? cosine : sine;
         char text[40];
-        std::snprintf(text, sizeof text, "%a,", v);  // hexadecimal: the double exactly
+        std::snprintf(text, sizeof text, "%a,", table[k]);  // hexadecimal: the double exactly
         row += text;
         if ((k + 1) % 4 == 0 || k + 1 == n) {
+          line(row);
+          row.clear();
+        } else {
+          row += " ";
+        }
+      }
+      close(";");
+    }
+    if ((n & (n - 1)) == 0) {
+      open(std::string(qualifier) + " int32_t " + tableName("bitrev", n) + "[" + std::to_string(n) +
+           "] =");
+      int bits = 0;
+      while ((int64_t{1} << bits) < n) ++bits;
+      std::string row;
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t r = 0;
+        for (int b = 0; b < bits; ++b) r |= ((k >> b) & 1) << (bits - 1 - b);
+        row += std::to_string(r) + ",";
+        if ((k + 1) % 16 == 0 || k + 1 == n) {
           line(row);
           row.clear();
         } else {
@@ -53,6 +70,9 @@ void Emitter::emitFftTables() {
   }
 }
 
+// The lines go to lf_fft_lanes a group of `lanes` at a time (LF_FFT_LANES: a CPU vector of them,
+// one on a GPU), point-major in the thread's arrays; a group past the last line is zeros, and
+// writes nothing back.
 void Emitter::emitFft(const ir::Op& op) {
   const ir::FftAttrs& a = op.attr<ir::FftAttrs>();
   const int64_t n = a.length;  // at most ir::kMaxFftLength: the line's arrays are the thread's
@@ -65,42 +85,75 @@ void Emitter::emitFft(const ir::Op& op) {
   const int64_t lines = inPoints == 0 ? 0 : in->type.numElements() / inPoints;
   const std::string T = cType(in->type.dtype);
   const std::string ns = std::to_string(n);
+  const std::string linesText = std::to_string(lines);
   const std::string inBase = "line * " + std::to_string(inPoints);
   const std::string outBase = "line * " + std::to_string(outPoints);
   const bool direct = (n & (n - 1)) != 0;
+  // No more lanes than lines (rounded up to a power of two): a group of 8 lines in 16 lanes
+  // would transform 8 lines of zeros.
+  int64_t linesUp = 1;
+  while (linesUp < lines) linesUp *= 2;
+  const std::string most = "LF_FFT_LANES(" + T + ", " + ns + ")";
+  const std::string lanes = lines > 1 ? "(" + most + " < " + std::to_string(linesUp) + " ? " +
+                                            most + " : " + std::to_string(linesUp) + ")"
+                                      : "1";
+  const std::string lanesName = "fft_lanes_" + name(op.result(0));
 
-  openParallelLoop(lines, "line");
-  line(T + " re[" + ns + "], im[" + ns + "];");
+  line("constexpr int64_t " + lanesName + " = " + lanes + ";");
+  open("for (int64_t group = LF_TID; group < (" + linesText + " + " + lanesName + " - 1) / " +
+       lanesName + "; group += LF_NTHREADS)");
+  line("constexpr int64_t W = " + lanesName + ";");
+  line(T + " re[" + ns + " * W], im[" + ns + " * W];");
+  open("for (int64_t w = 0; w < W; ++w)");
+  line("const int64_t line = group * W + w;");
+  open("if (line >= " + linesText + ")");
+  open("for (int64_t k = 0; k < " + ns + "; ++k)");
+  line("re[k * W + w] = im[k * W + w] = (" + T + ")0;");
+  close();
+  line("continue;");
+  close();
+  // A power of two's points go in bit-reversed order (the first step of the radix-2 transform).
+  auto slot = [&](const std::string& k) {
+    return (direct ? k : tableName("bitrev", n) + "[" + k + "]") + " * W + w";
+  };
   if (realOut) {
-    // The Hermitian extension of the n/2 + 1 points given: X[n - k] = conj(X[k]).
+    // The Hermitian extension of the n/2 + 1 points given: X[n - k] = conj(X[k]), and the
+    // imaginary parts of X[0] and X[n/2] ignored.
     const std::string half = std::to_string(inPoints);
     open("for (int64_t k = 0; k < " + half + "; ++k)");
-    line("re[k] = " + at(in, inBase + " + k") + ";");
-    line("im[k] = " + at(op.operands[1], inBase + " + k") + ";");
+    line("re[" + slot("k") + "] = " + at(in, inBase + " + k") + ";");
+    line("im[" + slot("k") + "] = " + at(op.operands[1], inBase + " + k") + ";");
     close();
     open("for (int64_t k = " + half + "; k < " + ns + "; ++k)");
-    line("re[k] = re[" + ns + " - k];");
-    line("im[k] = -im[" + ns + " - k];");
+    line("re[" + slot("k") + "] = " + at(in, inBase + " + " + ns + " - k") + ";");
+    line("im[" + slot("k") + "] = -" + at(op.operands[1], inBase + " + " + ns + " - k") + ";");
     close();
-    line("im[0] = (" + T + ")0;");
-    if (n % 2 == 0) line("im[" + std::to_string(n / 2) + "] = (" + T + ")0;");
+    line("im[" + slot("0") + "] = (" + T + ")0;");
+    if (n % 2 == 0) line("im[" + slot(std::to_string(n / 2)) + "] = (" + T + ")0;");
   } else {
     open("for (int64_t k = 0; k < " + ns + "; ++k)");
-    line("re[k] = " + at(in, inBase + " + k") + ";");
-    line("im[k] = " + (realIn ? "(" + T + ")0" : at(op.operands[1], inBase + " + k")) + ";");
+    line("re[" + slot("k") + "] = " + at(in, inBase + " + k") + ";");
+    line("im[" + slot("k") +
+         "] = " + (realIn ? "(" + T + ")0" : at(op.operands[1], inBase + " + k")) + ";");
     close();
   }
+  close();
   if (direct) {
-    line(T + " wre[" + ns + "], wim[" + ns + "];");
+    line(T + " wre[" + ns + " * W], wim[" + ns + " * W];");
   } else {
     line(T + "* wre = nullptr;");
     line(T + "* wim = nullptr;");
   }
-  line("lf_fft_line<" + T + ">(re, im, " + ns + ", " + (inverse ? "true" : "false") + ", " +
-       tableName("cos", n) + ", " + tableName("sin", n) + ", wre, wim);");
+  line("lf_fft_lanes<" + T + ", W>(re, im, " + ns + ", " + (inverse ? "true" : "false") + ", " +
+       tableName("cos", n) + ", " + tableName("sin", n) + ", wre, wim, " +
+       (direct ? "false" : "true") + ");");
+  open("for (int64_t w = 0; w < W; ++w)");
+  line("const int64_t line = group * W + w;");
+  line("if (line >= " + linesText + ") break;");
   open("for (int64_t k = 0; k < " + std::to_string(outPoints) + "; ++k)");
-  line(at(op.result(0), outBase + " + k") + " = re[k];");
-  if (!realOut) line(at(op.result(1), outBase + " + k") + " = im[k];");
+  line(at(op.result(0), outBase + " + k") + " = re[k * W + w];");
+  if (!realOut) line(at(op.result(1), outBase + " + k") + " = im[k * W + w];");
+  close();
   close();
   close();
   barrier();

@@ -13,10 +13,17 @@
 
 namespace {
 
-// The kernel's tables (codegen/fft_twiddles.h).
+// The kernel's tables (codegen/fft_twiddles.h): by pass for a power of two, else by k.
 struct Twiddles {
   std::vector<double> cos, sin;
-  explicit Twiddles(int64_t n) : cos(n), sin(n) {
+  explicit Twiddles(int64_t n)
+      : cos(lf::codegen::fftTable(n, false)), sin(lf::codegen::fftTable(n, true)) {}
+};
+
+// Every twiddle of k, in k's order.
+struct TwiddlesByK {
+  std::vector<double> cos, sin;
+  explicit TwiddlesByK(int64_t n) : cos(n), sin(n) {
     for (int64_t k = 0; k < n; ++k) lf::codegen::fftTwiddle(k, n, cos[k], sin[k]);
   }
 };
@@ -74,7 +81,7 @@ TEST(PreludeFft, LongLinesStayWithinAFewUlpOfTheLargestPoint) {
 
 TEST(PreludeFft, TwiddlesAreExactAtQuarterTurnsAndSymmetric) {
   for (int64_t n : {4, 8, 12, 100, 1024}) {
-    Twiddles tw(n);
+    TwiddlesByK tw(n);
     for (int64_t k = 0; k < n; k += n / 4) {
       EXPECT_EQ(std::fabs(tw.cos[k]) + std::fabs(tw.sin[k]), 1.0) << n << " " << k;
     }
@@ -82,6 +89,37 @@ TEST(PreludeFft, TwiddlesAreExactAtQuarterTurnsAndSymmetric) {
       EXPECT_EQ(tw.cos[n - k], tw.cos[k]) << n << " " << k;
       EXPECT_EQ(tw.sin[n - k], -tw.sin[k]) << n << " " << k;
     }
+  }
+}
+
+// Lanes are independent lines: W lines at once give each line's own transform, to the bit.
+template <int W>
+void expectLanesAreLines(int64_t n) {
+  std::mt19937 gen(static_cast<unsigned>(n));
+  std::normal_distribution<float> normal;
+  std::vector<float> re(n * W), im(n * W), wre(n * W), wim(n * W);
+  for (float& v : re) v = normal(gen);
+  for (float& v : im) v = normal(gen);
+  Twiddles tw(n);
+  std::vector<float> lanesRe = re, lanesIm = im;
+  lf_fft_lanes<float, W>(lanesRe.data(), lanesIm.data(), n, false, tw.cos.data(), tw.sin.data(),
+                         wre.data(), wim.data());
+  for (int w = 0; w < W; ++w) {
+    std::vector<float> lr(n), li(n), wr(n), wi(n);
+    for (int64_t k = 0; k < n; ++k) lr[k] = re[k * W + w], li[k] = im[k * W + w];
+    lf_fft_line<float>(lr.data(), li.data(), n, false, tw.cos.data(), tw.sin.data(), wr.data(),
+                       wi.data());
+    for (int64_t k = 0; k < n; ++k) {
+      ASSERT_EQ(lanesRe[k * W + w], lr[k]) << "n=" << n << " lane " << w << " point " << k;
+      ASSERT_EQ(lanesIm[k * W + w], li[k]) << "n=" << n << " lane " << w << " point " << k;
+    }
+  }
+}
+
+TEST(PreludeFft, LanesAreIndependentLines) {
+  for (int64_t n : {1, 2, 8, 12, 64}) {
+    expectLanesAreLines<4>(n);
+    expectLanesAreLines<16>(n);
   }
 }
 
