@@ -133,11 +133,15 @@ void Emitter::emitFft(const ir::Op& op) {
   } else {
     open("for (int64_t k = 0; k < " + ns + "; ++k)");
     line("re[" + slot("k") + "] = " + at(in, inBase + " + k") + ";");
-    line("im[" + slot("k") +
-         "] = " + (realIn ? "(" + T + ")0" : at(op.operands[1], inBase + " + k")) + ";");
+    if (!realIn) line("im[" + slot("k") + "] = " + at(op.operands[1], inBase + " + k") + ";");
     close();
   }
   close();
+  if (realIn) {  // zeros, as one vector loop rather than a scatter
+    open("for (int64_t e = 0; e < " + ns + " * W; ++e)");
+    line("im[e] = (" + T + ")0;");
+    close();
+  }
   if (direct) {
     line(T + " wre[" + ns + " * W], wim[" + ns + " * W];");
   } else {

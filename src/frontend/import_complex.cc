@@ -352,6 +352,16 @@ bool importsComplexLeaves(std::string_view opcode) {
          opcode == "scatter";
 }
 
+bool needsComplexRule(const hlo::Computation& comp, const hlo::Instruction& inst) {
+  if (inst.opcode == "parameter" || importsComplexLeaves(inst.opcode)) return false;
+  if (containsComplex(inst.shape)) return true;
+  for (const hlo::Operand& o : inst.operands) {
+    const hlo::Instruction* def = comp.find(o.name);
+    if (def != nullptr && containsComplex(def->shape)) return true;
+  }
+  return false;
+}
+
 Values splitComplexArgument(InstrContext& c, Value* interleaved) {
   const ir::Type& t = interleaved->type;
   std::vector<int64_t> dims(t.dims.begin(), t.dims.end() - 1);

@@ -185,15 +185,6 @@ std::vector<int> reachableInOrder(const hlo::Computation& comp, SideEffects& eff
 
 namespace {
 
-bool involvesComplex(const hlo::Computation& comp, const hlo::Instruction& inst) {
-  if (containsComplex(inst.shape)) return true;
-  for (const hlo::Operand& o : inst.operands) {
-    const hlo::Instruction* def = comp.find(o.name);
-    if (def != nullptr && containsComplex(def->shape)) return true;
-  }
-  return false;
-}
-
 // The program arguments of an entry parameter's leaves; a complex leaf is one argument of its part
 // type with a trailing dimension of 2 (the interleaved bytes of c64 / c128), split here.
 void addEntryLeaves(InstrContext& c, ir::Program& program, const hlo::Shape& shape, Values& out) {
@@ -236,7 +227,7 @@ Values Importer::importInstruction(const hlo::Computation& comp, const hlo::Inst
                ") but the computation is given " + std::to_string(args.size()) + " argument(s)");
     }
     out = args[inst.parameterNumber];
-  } else if (!importsComplexLeaves(inst.opcode) && involvesComplex(comp, inst)) {
+  } else if (needsComplexRule(comp, inst)) {
     auto it = complexHandlers().find(inst.opcode);
     if (it == complexHandlers().end()) {
       ctx.fail("unsupported op '" + inst.opcode + "' on complex numbers (" + inst.shape.toString() +

@@ -121,6 +121,8 @@ const HandlerTable& complexHandlers();
 // Opcodes that only move leaf lists (tuple, call, while, ...) or handle complex leaves themselves
 // (reduce): the ordinary handler imports them whatever their types.
 bool importsComplexLeaves(std::string_view opcode);
+// Whether `inst` takes or gives complex values and is not one of those: the table decides.
+bool needsComplexRule(const hlo::Computation& comp, const hlo::Instruction& inst);
 // An entry parameter's complex array arrives as one array of its part type with a trailing
 // dimension of 2, (real, imaginary) interleaved as c64/c128 are in memory; these split one into
 // its leaves, and join an output's leaves back.

@@ -32,6 +32,12 @@ class UnsupportedFinder {
     if (std::string why = unsupportedTypeIn(inst.shape); !why.empty()) {
       diags_.push_back({inst.shape.loc.known() ? inst.shape.loc : inst.loc, why + where});
     }
+    if (needsComplexRule(comp, inst) && !complexHandlers().count(inst.opcode)) {
+      diags_.push_back({inst.opcodeLoc.known() ? inst.opcodeLoc : inst.loc,
+                        "unsupported op '" + inst.opcode + "' on complex numbers (" +
+                            inst.shape.toString() + ")" + where + kFallbackHint});
+      return;
+    }
     if (inst.opcode != "parameter" && !handlers().count(inst.opcode) &&
         !complexHandlers().count(inst.opcode)) {
       diags_.push_back({inst.opcodeLoc.known() ? inst.opcodeLoc : inst.loc,

@@ -182,16 +182,18 @@ TEST(StructureImport, ReportsEveryUnsupportedOpAtOnce) {
   std::string err = importError(R"(HloModule m
 ENTRY main {
   x = f32[4] parameter(0)
-  f = c64[4] fft(x), fft_type=FFT, fft_length={4}
+  f = f8e4m3fn[4] convert(x)
   r = f32[4] rng(x, x), distribution=rng_uniform
   k = f32[4] custom-call(x), custom_call_target="foo"
-  ROOT t = (c64[4], f32[4], f32[4]) tuple(f, r, k)
+  z = c64[4] fft(x), fft_type=RFFT, fft_length={6}
+  c = c64[4] tanh(z)
+  ROOT t = (f8e4m3fn[4], f32[4], f32[4], c64[4]) tuple(f, r, k, c)
 })");
-  EXPECT_NE(err.find("test.hlo:4:7: error: unsupported element type 'c64'"), std::string::npos)
+  EXPECT_NE(err.find("test.hlo:4:7: error: unsupported element type 'f8e4m3fn'"), std::string::npos)
       << err;
-  EXPECT_NE(
-      err.find("test.hlo:4:14: error: unsupported op 'fft' (instruction f in computation main)"),
-      std::string::npos)
+  EXPECT_NE(err.find("test.hlo:8:14: error: unsupported op 'tanh' on complex numbers (c64[4]) "
+                     "(instruction c in computation main)"),
+            std::string::npos)
       << err;
   EXPECT_NE(err.find("test.hlo:5:14: error: unsupported op 'rng'"), std::string::npos) << err;
   EXPECT_NE(err.find("unsupported custom-call target 'foo'"), std::string::npos) << err;
