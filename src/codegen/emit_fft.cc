@@ -70,9 +70,9 @@ void Emitter::emitFftTables() {
   }
 }
 
-// The lines go to lf_fft_lanes a group of `lanes` at a time (LF_FFT_LANES: a CPU vector of them,
-// one on a GPU), point-major in the thread's arrays; a group past the last line is zeros, and
-// writes nothing back.
+// The lines go to lf_fft_lanes a group of `lanes` at a time (LF_FFT_LANES: a CPU vector of them),
+// point-major in the thread's arrays; a group past the last line is zeros, and writes nothing
+// back. Where the plan put the lines in scratch (a GPU, long lines), one line at a time there.
 void Emitter::emitFft(const ir::Op& op) {
   const ir::FftAttrs& a = op.attr<ir::FftAttrs>();
   const int64_t n = a.length;  // at most ir::kMaxFftLength: the line's arrays are the thread's
@@ -94,16 +94,25 @@ void Emitter::emitFft(const ir::Op& op) {
   int64_t linesUp = 1;
   while (linesUp < lines) linesUp *= 2;
   const std::string most = "LF_FFT_LANES(" + T + ", " + ns + ")";
-  const std::string lanes = lines > 1 ? "(" + most + " < " + std::to_string(linesUp) + " ? " +
-                                            most + " : " + std::to_string(linesUp) + ")"
-                                      : "1";
+  const std::vector<int64_t>& temps = kernel_.opPlan(&op).temps;  // plan::fftLinesInScratch
+  const bool inScratch = !temps.empty();
+  const std::string lanes = inScratch || lines <= 1
+                                ? std::string("1")
+                                : "(" + most + " < " + std::to_string(linesUp) + " ? " + most +
+                                      " : " + std::to_string(linesUp) + ")";
   const std::string lanesName = "fft_lanes_" + name(op.result(0));
 
   line("constexpr int64_t " + lanesName + " = " + lanes + ";");
   open("for (int64_t group = LF_TID; group < (" + linesText + " + " + lanesName + " - 1) / " +
        lanesName + "; group += LF_NTHREADS)");
   line("constexpr int64_t W = " + lanesName + ";");
-  line(T + " re[" + ns + " * W], im[" + ns + " * W];");
+  if (inScratch) {  // the line's own rows of the op's scratch
+    line(T + "* re = (" + T + "*)(lf_scratch + " + std::to_string(temps[0]) + ") + group * " +
+         std::to_string(2 * n) + ";");
+    line(T + "* im = re + " + ns + ";");
+  } else {
+    line(T + " re[" + ns + " * W], im[" + ns + " * W];");
+  }
   open("for (int64_t w = 0; w < W; ++w)");
   line("const int64_t line = group * W + w;");
   open("if (line >= " + linesText + ")");
@@ -142,7 +151,11 @@ void Emitter::emitFft(const ir::Op& op) {
     line("im[e] = (" + T + ")0;");
     close();
   }
-  if (direct) {
+  if (direct && inScratch) {
+    line(T + "* wre = (" + T + "*)(lf_scratch + " + std::to_string(temps.at(1)) + ") + group * " +
+         std::to_string(2 * n) + ";");
+    line(T + "* wim = wre + " + ns + ";");
+  } else if (direct) {
     line(T + " wre[" + ns + " * W], wim[" + ns + " * W];");
   } else {
     line(T + "* wre = nullptr;");

@@ -234,6 +234,16 @@ class Planner {
       int64_t bytes = op.result()->type.numElements() * static_cast<int64_t>(sizeof(int64_t));
       p.temps = {allocate(bytes), allocate(bytes)};
     }
+    if (op.kind == ir::OpKind::Fft && fftLinesInScratch(op, kernel_.target)) {
+      // Each line's (re, im) working arrays, and as much again for the direct sum's output.
+      const ir::Value* in = op.operands[0];
+      const int64_t n = op.attr<ir::FftAttrs>().length;
+      const int64_t lines =
+          in->type.numElements() == 0 ? 0 : in->type.numElements() / in->type.dims.back();
+      const int64_t bytes = lines * 2 * n * byteSize(in->type.dtype);
+      p.temps = {allocate(bytes)};
+      if ((n & (n - 1)) != 0) p.temps.push_back(allocate(bytes));
+    }
     if (op.kind == ir::OpKind::Convolution && kernel_.target == Target::Cpu) {
       if (auto pack = convolutionPack(op)) p.temps = {allocate(pack->bytes())};  // the packed lhs
     }

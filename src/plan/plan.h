@@ -52,11 +52,19 @@ enum class StateUpdate : uint8_t {
 };
 const char* stateUpdateName(StateUpdate u);
 
+// Whether an fft's lines are transformed in scratch memory, one line per SPMD iteration, rather
+// than in arrays of the thread's own: on a GPU (local memory is reserved for every thread the
+// device can hold) and for lines longer than 4096 points (the CPU's stack).
+inline bool fftLinesInScratch(const ir::Op& op, Target target) {
+  return target == Target::Cuda || op.attr<ir::FftAttrs>().length > 4096;
+}
+
 // What the plan decided for one op.
 struct OpPlan {
   int stage = -1;  // emission order of the array ops; -1 for ops that emit no loop (fused, aliases)
   // Sort: the two int64 permutation buffers of the merge sort. Convolution on the CPU: the
-  // packed lhs of the pixel-vector form (convolution_pack.h).
+  // packed lhs of the pixel-vector form (convolution_pack.h). Fft where fftLinesInScratch: each
+  // line's working arrays (and the direct sum's).
   std::vector<int64_t> temps;
   // While: per state index, how the state is updated.
   std::vector<StateUpdate> updates;

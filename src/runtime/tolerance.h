@@ -24,6 +24,9 @@ struct Tolerance {
 //   f32 rtol 1e-5  atol 1e-6    (eps 1.2e-7: about 80 ulp, room for error growth in loops)
 //   f16 rtol 4e-3  atol 1e-3    (eps 9.8e-4: about 4 ulp)
 //   bf16 rtol 3e-2 atol 1e-2    (eps 7.8e-3: about 4 ulp)
+// A complex output is its f32 / f64 (real, imaginary) pairs, compared with the parts' tolerance.
+// Fourier transforms: the pytest suite scales the tolerance by the output's largest magnitude
+// (tests/programs/tolerances.py, fft_scale); the corpus's fft programs normalize instead.
 Tolerance toleranceFor(DType dtype);
 
 struct ArrayComparison {

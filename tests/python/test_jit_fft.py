@@ -81,6 +81,14 @@ def test_lengths_in_f64(n: int) -> None:
     check_fft(lambda z: (jnp.fft.fft(z), jnp.fft.irfft(z, n), jnp.fft.rfft(z.real)), z)
 
 
+@pytest.mark.parametrize("n", [8192, 5000])
+def test_long_lines_are_transformed_in_scratch(n: int) -> None:
+    # Past 4,096 points a line's arrays live in the kernel's scratch (plan::fftLinesInScratch),
+    # as on a GPU; 5,000 is the direct sum there.
+    z = complex_normal(np.random.default_rng(n), (2, n), np.complex64)
+    check_fft(lambda z: (jnp.fft.fft(z), jnp.fft.irfft(z, n)), z)
+
+
 def test_complex_arguments_results_and_pytrees() -> None:
     # Complex leaves in and out of a pytree, keyword arguments, a Python complex scalar, c128.
     rng = np.random.default_rng(0)

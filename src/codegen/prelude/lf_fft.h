@@ -22,11 +22,12 @@ LF_DEVICE bool lf_fft_is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1))
 
 // How many lines one call transforms: on the CPU a vector register of them, so that every step's
 // loop over the lines vectorizes (the same butterfly in each lane), while the thread's arrays stay
-// at most 16384 values each; on a GPU one, the threads being the lanes there.
+// at most 4096 values each (longer lines are transformed in scratch, one at a time:
+// plan::fftLinesInScratch); on a GPU one, the threads being the lanes there.
 #if defined(LF_TARGET_CPU) && defined(LF_CPU_VECTOR_BYTES)
-#define LF_FFT_LANES(T, n)                                   \
-  ((n) * (LF_CPU_VECTOR_BYTES / (int64_t)sizeof(T)) <= 16384 \
-       ? LF_CPU_VECTOR_BYTES / (int64_t)sizeof(T)            \
+#define LF_FFT_LANES(T, n)                                  \
+  ((n) * (LF_CPU_VECTOR_BYTES / (int64_t)sizeof(T)) <= 4096 \
+       ? LF_CPU_VECTOR_BYTES / (int64_t)sizeof(T)           \
        : 1)
 #else
 #define LF_FFT_LANES(T, n) 1
