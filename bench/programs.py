@@ -22,9 +22,7 @@ from workloads import Case
 @dataclasses.dataclass(frozen=True)
 class Benchmark:
     name: str  # unique, "<group>/<variant>", used by --only and in the result files
-    group: (
-        str  # the program: seed, scan_matmul, rk4, hmc, gru, grad_scan, conv_sampler, ...
-    )
+    group: str  # the program: seed, scan_matmul, rk4, hmc, gru, grad_scan, conv_sampler, ...
     build: Callable[[], Case]
     iterations: int  # loop trips per call: time per iteration = time per call / iterations
     batch: int = 1  # independent chains (vmap), 1 for none
