@@ -73,6 +73,41 @@ LF_DEVICE void lf_fft_butterfly(T* ar, T* ai, T* br, T* bi, T wr, T wi) {
   }
 }
 
+#if defined(LF_TARGET_CPU)
+// One radix-2 pass over one line, L consecutive butterflies (and their twiddles, which the table
+// holds in the pass's order) per step; half is a multiple of L.
+template <class T, int L>
+LF_DEVICE void lf_fft_pass_vectors(T* re, T* im, int64_t n, int64_t half, bool inverse,
+                                   const double* twc, const double* tws) {
+  typedef T V __attribute__((vector_size(L * sizeof(T))));
+  typedef double D __attribute__((vector_size(L * sizeof(double))));
+  for (int64_t i = 0; i < n; i += 2 * half) {
+    for (int64_t j = 0; j < half; j += L) {
+      D c, s;
+      LF_MEMCPY(&c, twc + half + j, sizeof(D));
+      LF_MEMCPY(&s, tws + half + j, sizeof(D));
+      const V wr = __builtin_convertvector(c, V);
+      const V wi = __builtin_convertvector(inverse ? s : -s, V);
+      V xr, xi, yr, yi;
+      LF_MEMCPY(&xr, re + i + j, sizeof(V));
+      LF_MEMCPY(&xi, im + i + j, sizeof(V));
+      LF_MEMCPY(&yr, re + i + j + half, sizeof(V));
+      LF_MEMCPY(&yi, im + i + j + half, sizeof(V));
+      const V vr = yr * wr - yi * wi;
+      const V vi = yr * wi + yi * wr;
+      yr = xr - vr;
+      yi = xi - vi;
+      xr = xr + vr;
+      xi = xi + vi;
+      LF_MEMCPY(re + i + j, &xr, sizeof(V));
+      LF_MEMCPY(im + i + j, &xi, sizeof(V));
+      LF_MEMCPY(re + i + j + half, &yr, sizeof(V));
+      LF_MEMCPY(im + i + j + half, &yi, sizeof(V));
+    }
+  }
+}
+#endif
+
 // W lines at once, in place, point-major: point k of lane w at re/im[k * W + w]. `wre`/`wim` are
 // n * W values of work space, used only where n is not a power of two. With `bitReversed`, the
 // caller has stored a power of two's points in bit-reversed order already (point k at the
@@ -96,6 +131,15 @@ LF_FFT_FN void lf_fft_lanes(T* re, T* im, int64_t n, bool inverse, const double*
       }
     }
     for (int64_t half = 1; half < n; half <<= 1) {
+#if defined(LF_TARGET_CPU)
+      // One line: the passes over halves of at least a vector's points run a vector of
+      // butterflies at once instead (the same arithmetic in each, so the same bits).
+      constexpr int L = 32 / (int)sizeof(T);
+      if (W == 1 && half >= L) {
+        lf_fft_pass_vectors<T, L>(re, im, n, half, inverse, twc, tws);
+        continue;
+      }
+#endif
       for (int64_t i = 0; i < n; i += 2 * half) {
         for (int64_t j = 0; j < half; ++j) {
           const T wr = (T)twc[half + j];
