@@ -37,6 +37,30 @@ LF_DEVICE bool lf_fft_is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1))
 // butterfly j of the pass that combines halves of `half` points at [half + j] (j < half, so the
 // pass reads them in order); for any other n, cos and sin of 2 pi k/n at [k].
 
+#if defined(LF_TARGET_CPU)
+// L butterflies as GCC vectors of the L values at ar, ai, br, bi (the twiddle `Tw` one scalar for
+// all of them, or a vector of L), rounded as lf_fft_butterfly rounds each.
+template <class T, int L, class Tw>
+LF_DEVICE void lf_fft_butterfly_vector(T* ar, T* ai, T* br, T* bi, Tw wr, Tw wi) {
+  typedef T V __attribute__((vector_size(L * sizeof(T))));
+  V xr, xi, yr, yi;
+  LF_MEMCPY(&xr, ar, sizeof(V));
+  LF_MEMCPY(&xi, ai, sizeof(V));
+  LF_MEMCPY(&yr, br, sizeof(V));
+  LF_MEMCPY(&yi, bi, sizeof(V));
+  const V vr = yr * wr - yi * wi;
+  const V vi = yr * wi + yi * wr;
+  yr = xr - vr;
+  yi = xi - vi;
+  xr = xr + vr;
+  xi = xi + vi;
+  LF_MEMCPY(ar, &xr, sizeof(V));
+  LF_MEMCPY(ai, &xi, sizeof(V));
+  LF_MEMCPY(br, &yr, sizeof(V));
+  LF_MEMCPY(bi, &yi, sizeof(V));
+}
+#endif
+
 // One butterfly in each of W lanes: (a, b) <- (a + w b, a - w b), complex, rounded as written
 // (the kernels compile with contraction off). On the CPU, W > 1 lanes are one GCC vector (GCC does
 // not vectorize the lane loop as well on its own: 5x slower at W = 8, measured on AVX-512).
@@ -44,22 +68,7 @@ template <class T, int W>
 LF_DEVICE void lf_fft_butterfly(T* ar, T* ai, T* br, T* bi, T wr, T wi) {
 #if defined(LF_TARGET_CPU)
   if constexpr (W > 1) {
-    typedef T V __attribute__((vector_size(W * sizeof(T))));
-    V xr, xi, yr, yi;
-    LF_MEMCPY(&xr, ar, sizeof(V));
-    LF_MEMCPY(&xi, ai, sizeof(V));
-    LF_MEMCPY(&yr, br, sizeof(V));
-    LF_MEMCPY(&yi, bi, sizeof(V));
-    const V vr = yr * wr - yi * wi;
-    const V vi = yr * wi + yi * wr;
-    yr = xr - vr;
-    yi = xi - vi;
-    xr = xr + vr;
-    xi = xi + vi;
-    LF_MEMCPY(ar, &xr, sizeof(V));
-    LF_MEMCPY(ai, &xi, sizeof(V));
-    LF_MEMCPY(br, &yr, sizeof(V));
-    LF_MEMCPY(bi, &yi, sizeof(V));
+    lf_fft_butterfly_vector<T, W>(ar, ai, br, bi, wr, wi);
     return;
   }
 #endif
@@ -88,21 +97,8 @@ LF_DEVICE void lf_fft_pass_vectors(T* re, T* im, int64_t n, int64_t half, bool i
       LF_MEMCPY(&s, tws + half + j, sizeof(D));
       const V wr = __builtin_convertvector(c, V);
       const V wi = __builtin_convertvector(inverse ? s : -s, V);
-      V xr, xi, yr, yi;
-      LF_MEMCPY(&xr, re + i + j, sizeof(V));
-      LF_MEMCPY(&xi, im + i + j, sizeof(V));
-      LF_MEMCPY(&yr, re + i + j + half, sizeof(V));
-      LF_MEMCPY(&yi, im + i + j + half, sizeof(V));
-      const V vr = yr * wr - yi * wi;
-      const V vi = yr * wi + yi * wr;
-      yr = xr - vr;
-      yi = xi - vi;
-      xr = xr + vr;
-      xi = xi + vi;
-      LF_MEMCPY(re + i + j, &xr, sizeof(V));
-      LF_MEMCPY(im + i + j, &xi, sizeof(V));
-      LF_MEMCPY(re + i + j + half, &yr, sizeof(V));
-      LF_MEMCPY(im + i + j + half, &yi, sizeof(V));
+      lf_fft_butterfly_vector<T, L>(re + i + j, im + i + j, re + i + j + half, im + i + j + half,
+                                    wr, wi);
     }
   }
 }
