@@ -41,7 +41,7 @@ LF_DEVICE bool lf_fft_is_power_of_two(int64_t n) { return n > 0 && (n & (n - 1))
 // L butterflies as GCC vectors of the L values at ar, ai, br, bi (the twiddle `Tw` one scalar for
 // all of them, or a vector of L), rounded as lf_fft_butterfly rounds each.
 template <class T, int L, class Tw>
-LF_DEVICE void lf_fft_butterfly_vector(T* ar, T* ai, T* br, T* bi, Tw wr, Tw wi) {
+LF_DEVICE void lf_fft_butterfly_vector(T* ar, T* ai, T* br, T* bi, const Tw& wr, const Tw& wi) {
   typedef T V __attribute__((vector_size(L * sizeof(T))));
   V xr, xi, yr, yi;
   LF_MEMCPY(&xr, ar, sizeof(V));
