@@ -40,7 +40,7 @@ import jax  # noqa: E402
 import coverage  # noqa: E402
 import hlo_stats  # noqa: E402
 from registry import PROGRAMS, Program, program_config  # noqa: E402
-from tolerances import TOLERANCES, within_tolerance  # noqa: E402
+from tolerances import TOLERANCES, as_real, within_tolerance  # noqa: E402
 
 MAX_NPZ_BYTES = 200 * 1024
 MANIFEST = "manifest.json"
@@ -263,8 +263,8 @@ def arrays_match(key: str, x: np.ndarray, y: np.ndarray) -> bool:
         return False
     if x.tobytes() == y.tobytes():
         return True
-    if x.dtype.kind == "c":  # as loopfuse reads it: the (real, imaginary) pairs
-        return arrays_match(key, x.view(x.real.dtype), y.view(y.real.dtype))
+    if x.dtype.kind == "c":  # as loopfuse reads it: the (real, imaginary) pairs (0-d included)
+        return arrays_match(key, as_real(x), as_real(y))
     if key.startswith("output_") and x.dtype.kind == "f":
         same_sign = (np.signbit(x) == np.signbit(y)) | (np.isnan(x) & np.isnan(y))
         if np.all(same_sign) and np.all(ulp_distance(x, y) <= MAX_OUTPUT_ULPS):
