@@ -477,6 +477,9 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::Eigh:
       emitEigh(op);
       break;
+    case K::Svd:
+      emitSvd(op);
+      break;
     case K::Fft:
       emitFft(op);
       break;

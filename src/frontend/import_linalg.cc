@@ -2,7 +2,7 @@
 // (CUDA) custom calls JAX lowers jnp.linalg.cholesky, jax.scipy.linalg.solve_triangular and the LU
 // factorization behind jnp.linalg.solve / inv / slogdet to (getrf, and on CUDA the pivots-to-
 // permutation kernel), and the QR and symmetric eigen-decompositions behind jnp.linalg.qr and eigh
-// (geqrf, orgqr, syevd).
+// (geqrf, orgqr, syevd), and the singular-value decomposition behind jnp.linalg.svd (gesdd).
 // The custom calls' operands and results are column-major ({0,1} layouts); loopfuse reads every
 // array by its logical index, so LAPACK's 'L' (the lower triangle of the column-major buffer) is
 // the lower triangle of the logical matrix too.
@@ -16,6 +16,9 @@ using ir::OpKind;
 
 // The largest eigh: LAPACK's syevd switches to divide and conquer above (sstedc's SMLSIZ).
 constexpr int64_t kEighMaxRows = 25;
+// The largest min(m, n) of an svd: gesdd's bidiagonal solver (sbdsdc) switches to divide and
+// conquer above (its SMLSIZ).
+constexpr int64_t kSvdMaxRank = 25;
 
 // One LAPACK character flag of a backend_config (`uplo = 76 : ui8` is 'L'), checked against the
 // letters it may be.
@@ -143,6 +146,41 @@ Values eigh(InstrContext& c, const std::string& target,
              {a->type, ir::Type{a->type.dtype, values}, ir::Type{DType::S32, batch}}));
 }
 
+// gesdd(a) -> (a, values, u, vt, info), backend_config mode 'N' (values only), 'S' (the first
+// min(m, n) vectors) or 'A' (all of them). With 'N' jax declares u and vt as m x m and n x n and
+// never reads them: they are zeros here, and the op makes neither.
+Values svd(InstrContext& c, const std::string& target,
+           const std::map<std::string, std::string>& config) {
+  c.expectOperands(1);
+  ir::Value* a = c.array(0);
+  if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
+  const char mode = lapackFlag(c, config, "mode", "NSA");
+  const int64_t m = a->type.dims[a->type.rank() - 2], n = a->type.dims.back();
+  if (std::min(m, n) > kSvdMaxRank) {
+    c.fail("unsupported " + target + " of " + std::to_string(m) + " x " + std::to_string(n) +
+           " matrices (loopfuse's svd follows LAPACK's QR-iteration path, up to min(m, n) = " +
+           std::to_string(kSvdMaxRank) + ")");
+  }
+  const std::vector<ir::Type> declared = c.resultTypes();
+  if (declared.size() != 5) c.fail(target + " gives (a, values, u, vt, info)");
+  const ir::SvdAttrs attrs{mode != 'N', mode == 'A'};
+  std::vector<ir::Type> types{declared[0], declared[1]};
+  if (attrs.computeUv) types.insert(types.end(), {declared[2], declared[3]});
+  types.push_back(declared[4]);
+  Values r = resultsOf(c.emit(OpKind::Svd, {a}, types, attrs));
+  if (!attrs.computeUv) {
+    const DType t = a->type.dtype;
+    std::vector<uint8_t> zero(static_cast<size_t>(byteSize(t)), 0);
+    ir::Value* z =
+        c.emit(OpKind::Constant, {}, {ir::Type{t, {}}}, ir::ConstantAttrs{zero})->result();
+    for (int i : {2, 3}) {
+      r.insert(r.begin() + i,
+               c.emit(OpKind::Broadcast, {z}, {declared[i]}, ir::BroadcastAttrs{})->result());
+    }
+  }
+  return r;
+}
+
 }  // namespace
 
 // The known targets (kKnownCustomCallTargets) that are LAPACK's, cuSOLVER's or jax's LU helper.
@@ -157,6 +195,7 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   if (target.find("geqrf") != std::string::npos) return qr(c, target);
   if (target.find("orgqr") != std::string::npos) return householderProduct(c, target);
   if (target.find("syevd") != std::string::npos) return eigh(c, target, config);
+  if (target.find("gesdd") != std::string::npos) return svd(c, target, config);
   if (target.find("getrf") != std::string::npos) {
     c.expectOperands(1);
     ir::Value* a = c.array(0);

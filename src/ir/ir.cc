@@ -170,6 +170,8 @@ const char* opKindName(OpKind k) {
       return "householder-product";
     case OpKind::Eigh:
       return "eigh";
+    case OpKind::Svd:
+      return "svd";
     case OpKind::Convolution:
       return "convolution";
     case OpKind::Fft:

@@ -109,6 +109,7 @@ enum class OpKind : uint8_t {
   Qr,
   HouseholderProduct,
   Eigh,
+  Svd,
   Convolution,
   // A one-dimensional discrete Fourier transform along the last dimension (FftAttrs); complex
   // values are (real, imaginary) pairs of arrays, as the frontend splits every complex array.
@@ -282,6 +283,16 @@ struct CholeskyAttrs {
 // Eigh: operand a [..., n, n] (f32/f64, its lower triangle read); results (vectors of a's type,
 // values [..., n], info s32[...]): LAPACK's syevd, eigenvalues ascending with eigenvector j in
 // column j; info 0, or > 0 when the iteration did not converge (the results are then unspecified).
+// Svd (SvdAttrs): operand a [..., m, n] (f32/f64); results (a's type: LAPACK's destroyed a,
+// unspecified, the working copy; values [..., k] descending, k = min(m, n); with computeUv the left
+// vectors u [..., m, k] (m x m with fullMatrices) and the right ones vt [..., k, n] (n x n); info
+// s32[...]): LAPACK's gesdd, a = u diag(values) vt; info 0, -4 for a NaN in a, or > 0 when the
+// iteration did not converge (the results are then unspecified).
+struct SvdAttrs {
+  bool computeUv = true;
+  bool fullMatrices = false;
+  bool operator==(const SvdAttrs&) const = default;
+};
 struct TriangularSolveAttrs {
   bool leftSide = true;
   bool lower = true;
@@ -312,7 +323,7 @@ using Attrs =
                  SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
                  ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SortAttrs,
                  ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs,
-                 ReducePrecisionAttrs, HostCallbackAttrs, FftAttrs>;
+                 ReducePrecisionAttrs, HostCallbackAttrs, FftAttrs, SvdAttrs>;
 
 struct Op;
 struct Region;

@@ -283,6 +283,7 @@ std::string checkOp(const Op& op) {
     case OpKind::Qr:
     case OpKind::HouseholderProduct:
     case OpKind::Eigh:
+    case OpKind::Svd:
     case OpKind::Fft:
       return detail::checkLinalg(op);
     case OpKind::While:

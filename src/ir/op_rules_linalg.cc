@@ -162,6 +162,35 @@ std::string checkEigh(const Op& op) {
   return "";
 }
 
+std::string checkSvd(const Op& op) {
+  if (!std::holds_alternative<SvdAttrs>(op.attrs)) return "svd needs SvdAttrs";
+  const SvdAttrs& attrs = op.attr<SvdAttrs>();
+  const size_t results = attrs.computeUv ? 5 : 3;
+  if (op.operands.size() != 1 || op.results.size() != results) {
+    return std::string("svd takes one operand and gives ") +
+           (attrs.computeUv ? "(a, values, u, vt, info)" : "(a, values, info)");
+  }
+  const Type& a = op.operands[0]->type;
+  if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  const int64_t m = a.dims[a.rank() - 2], n = a.dims.back(), k = std::min(m, n);
+  std::vector<Type> want{a, Type{a.dtype, batchOf(a, k)}};
+  if (attrs.computeUv) {
+    Type u = a, vt = a;
+    u.dims.back() = attrs.fullMatrices ? m : k;
+    vt.dims[vt.rank() - 2] = attrs.fullMatrices ? n : k;
+    want.push_back(u);
+    want.push_back(vt);
+  }
+  want.push_back(Type{DType::S32, std::vector<int64_t>(a.dims.begin(), a.dims.end() - 2)});
+  for (size_t i = 0; i < results; ++i) {
+    if (op.result(i)->type != want[i]) {
+      return "type mismatch: svd of " + a.toString() + " gives " + want[i].toString() +
+             " as result " + std::to_string(i) + ", not " + op.result(i)->type.toString();
+    }
+  }
+  return "";
+}
+
 std::string checkFft(const Op& op) {
   if (!std::holds_alternative<FftAttrs>(op.attrs)) return "fft needs FftAttrs";
   const FftAttrs& a = op.attr<FftAttrs>();
@@ -214,6 +243,8 @@ std::string checkLinalg(const Op& op) {
       return checkHouseholderProduct(op);
     case OpKind::Eigh:
       return checkEigh(op);
+    case OpKind::Svd:
+      return checkSvd(op);
     default:
       return checkPivotsToPermutation(op);
   }

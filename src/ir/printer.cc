@@ -164,6 +164,9 @@ std::string formatAttrs(const Attrs& attrs) {
           static const char* const kKinds[] = {"forward", "inverse", "real-forward",
                                                "real-inverse"};
           os << " kind=" << kKinds[static_cast<int>(a.kind)] << " length=" << a.length;
+        } else if constexpr (std::is_same_v<T, SvdAttrs>) {
+          os << " compute_uv=" << (a.computeUv ? "true" : "false")
+             << " full_matrices=" << (a.fullMatrices ? "true" : "false");
         } else if constexpr (std::is_same_v<T, CholeskyAttrs>) {
           os << " lower=" << (a.lower ? "true" : "false");
         } else if constexpr (std::is_same_v<T, TriangularSolveAttrs>) {

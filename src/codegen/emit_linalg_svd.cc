@@ -1,0 +1,48 @@
+// The singular-value decomposition (gesdd): one matrix per SPMD iteration, by one thread through
+// the prelude's LAPACK port (lf_svd.h), in place on the first result (LAPACK's a, which it
+// destroys), as the QR and eigh emitters do.
+#include <algorithm>
+
+#include "codegen/emitter.h"
+
+namespace lf::codegen {
+
+// (a, values[, u, vt], info) = gesdd(a). The first result is the working copy LAPACK destroys;
+// u and vt start as zeros (gesdd leaves parts of them unwritten in some of its paths).
+void Emitter::emitSvd(const ir::Op& op) {
+  const ir::SvdAttrs& attrs = op.attr<ir::SvdAttrs>();
+  const ir::Value* a = op.operands[0];
+  const ir::Value* work = op.result(0);
+  const ir::Value* values = op.result(1);
+  const ir::Value* info = op.result(op.results.size() - 1);
+  const int rank = a->type.rank();
+  const int64_t m = a->type.dims[rank - 2], n = a->type.dims[rank - 1], k = std::min(m, n);
+  const int64_t matrices = m * n == 0 ? 0 : a->type.numElements() / (m * n);
+  const std::string T = cType(a->type.dtype);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  copyMatrix(work, a, "base", m * n);
+  std::string u = "(" + T + "*)0", vt = u;
+  if (attrs.computeUv) {
+    const ir::Value* uv = op.result(2);
+    const ir::Value* vtv = op.result(3);
+    const int64_t uSize = m * uv->type.dims.back(), vtSize = vtv->type.dims[rank - 2] * n;
+    open("for (int64_t e = 0; e < " + std::to_string(uSize) + "; ++e)");
+    line(at(uv, "mat * " + std::to_string(uSize) + " + e") + " = (" + T + ")0;");
+    close();
+    open("for (int64_t e = 0; e < " + std::to_string(vtSize) + "; ++e)");
+    line(at(vtv, "mat * " + std::to_string(vtSize) + " + e") + " = (" + T + ")0;");
+    close();
+    u = "&" + at(uv, "mat * " + std::to_string(uSize));
+    vt = "&" + at(vtv, "mat * " + std::to_string(vtSize));
+  }
+  const int mode = !attrs.computeUv ? 0 : attrs.fullMatrices ? 2 : 1;
+  line(T + " work[LF_GESDD_WORK(" + std::to_string(k) + ")];");
+  line(at(info, "mat") + " = lf_gesdd(&" + at(work, "base") + ", " + std::to_string(m) + ", " +
+       std::to_string(n) + ", " + std::to_string(mode) + ", &" +
+       at(values, "mat * " + std::to_string(k)) + ", " + u + ", " + vt + ", work);");
+  close();
+  barrier();
+}
+
+}  // namespace lf::codegen
