@@ -148,26 +148,51 @@ Values eigh(InstrContext& c, const std::string& target,
 
 // gesdd(a) -> (a, values, u, vt, info), backend_config mode 'N' (values only), 'S' (the first
 // min(m, n) vectors) or 'A' (all of them). With 'N' jax declares u and vt as m x m and n x n and
-// never reads them: they are zeros here, and the op makes neither.
+// never reads them: they are zeros here, and the op makes neither. cuSOLVER's gesvdj (jax's CUDA
+// SVD of small matrices) gives (a, values, u, v, info), v not transposed, its mode in two flags;
+// loopfuse computes it with LAPACK's gesdd too (cuSOLVER's Jacobi method picks other signs).
 Values svd(InstrContext& c, const std::string& target,
            const std::map<std::string, std::string>& config) {
   c.expectOperands(1);
   ir::Value* a = c.array(0);
   if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
-  const char mode = lapackFlag(c, config, "mode", "NSA");
+  const bool jacobi = target == "cusolver_gesvdj_ffi";
+  char mode = 'N';
+  if (jacobi) {
+    auto flag = [&](const std::string& key) {
+      auto it = config.find(key);
+      if (it == config.end()) c.fail("custom-call backend_config lacks '" + key + "'");
+      return it->second == "true";
+    };
+    const bool full = flag("full_matrices");
+    if (flag("compute_uv")) mode = full ? 'A' : 'S';
+  } else {
+    mode = lapackFlag(c, config, "mode", "NSA");
+  }
   const int64_t m = a->type.dims[a->type.rank() - 2], n = a->type.dims.back();
   if (std::min(m, n) > kSvdMaxRank) {
     c.fail("unsupported " + target + " of " + std::to_string(m) + " x " + std::to_string(n) +
            " matrices (loopfuse's svd follows LAPACK's QR-iteration path, up to min(m, n) = " +
            std::to_string(kSvdMaxRank) + ")");
   }
-  const std::vector<ir::Type> declared = c.resultTypes();
+  std::vector<ir::Type> declared = c.resultTypes();
   if (declared.size() != 5) c.fail(target + " gives (a, values, u, vt, info)");
+  const int rank = a->type.rank();
+  std::vector<int64_t> swapLast(static_cast<size_t>(rank));
+  for (int i = 0; i < rank; ++i) swapLast[static_cast<size_t>(i)] = i;
+  std::swap(swapLast[rank - 2], swapLast[rank - 1]);
+  ir::Type declaredV = declared[3];
+  if (jacobi && declaredV.rank() == rank) {
+    std::swap(declared[3].dims[rank - 2], declared[3].dims[rank - 1]);
+  }
   const ir::SvdAttrs attrs{mode != 'N', mode == 'A'};
   std::vector<ir::Type> types{declared[0], declared[1]};
   if (attrs.computeUv) types.insert(types.end(), {declared[2], declared[3]});
   types.push_back(declared[4]);
   Values r = resultsOf(c.emit(OpKind::Svd, {a}, types, attrs));
+  if (jacobi && attrs.computeUv) {
+    r[3] = c.emit(OpKind::Transpose, {r[3]}, {declaredV}, ir::TransposeAttrs{swapLast})->result();
+  }
   if (!attrs.computeUv) {
     const DType t = a->type.dtype;
     std::vector<uint8_t> zero(static_cast<size_t>(byteSize(t)), 0);
@@ -195,7 +220,9 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   if (target.find("geqrf") != std::string::npos) return qr(c, target);
   if (target.find("orgqr") != std::string::npos) return householderProduct(c, target);
   if (target.find("syevd") != std::string::npos) return eigh(c, target, config);
-  if (target.find("gesdd") != std::string::npos) return svd(c, target, config);
+  if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
+    return svd(c, target, config);
+  }
   if (target.find("getrf") != std::string::npos) {
     c.expectOperands(1);
     ir::Value* a = c.array(0);

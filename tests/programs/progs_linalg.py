@@ -199,3 +199,78 @@ def linalg_qr_eigh_loop(a, q0):
 
     m, ws = jax.lax.scan(step, a, q0.T)
     return jnp.abs(q), ritz, m, ws
+
+
+@program(
+    "linalg_svd_forms",
+    args=lambda rng: (
+        normal(rng, (6, 4)),
+        normal(rng, (3, 5)),
+        normal(rng, (2, 4, 4)),
+        normal(rng, (12, 3)),
+        normal(rng, (2, 9)),
+    ),
+)
+def linalg_svd_forms(tall, wide, batch, skinny, short):
+    # LAPACK's gesdd on each of its paths: bidiagonal reduction of the matrix itself (tall, wide:
+    # an upper and a lower bidiagonal), a QR or an LQ factorization first (skinny, short: one
+    # dimension at least 11/6 of the other), each with the first min(m, n) vectors ('S'), all of
+    # them ('A') and the values alone ('N'); a batch; a rank-deficient matrix (a zero singular
+    # value); and what jnp builds on the SVD: pinv, lstsq, matrix_rank, norm(ord=2), cond.
+    deficient = jnp.outer(jnp.arange(1.0, 5.0), jnp.array([1.0, -2.0, 0.5]))
+    b = jnp.arange(6.0)
+    return (
+        jnp.linalg.svd(tall, full_matrices=False),
+        jnp.linalg.svd(tall),
+        jnp.linalg.svd(wide, full_matrices=False),
+        jnp.linalg.svd(wide),
+        jnp.linalg.svd(wide, compute_uv=False),
+        jnp.linalg.svd(batch),
+        jnp.linalg.svd(skinny, full_matrices=False),
+        jnp.linalg.svd(skinny),
+        jnp.linalg.svd(skinny, compute_uv=False),
+        jnp.linalg.svd(short, full_matrices=False),
+        jnp.linalg.svd(short),
+        jnp.linalg.svd(deficient, compute_uv=False),
+        jnp.linalg.pinv(tall),
+        jnp.linalg.lstsq(tall, b)[0],
+        jnp.linalg.matrix_rank(deficient),
+        jnp.linalg.norm(tall, ord=2),
+        jnp.linalg.cond(batch),
+    )
+
+
+@program(
+    "linalg_svd_gauss_newton",
+    args=lambda rng: (normal(rng, (20,)), normal(rng, (3,))),
+    x64=True,
+)
+def linalg_svd_gauss_newton(t, p0):
+    # Gauss-Newton fitting of y = a exp(-b t) + c in a while_loop, each step a least-squares solve
+    # of the Jacobian (lstsq: an SVD of a 20 x 3 matrix) until the step is small; and a scan that
+    # tracks the nuclear norm of a state-dependent matrix.
+    ts = jnp.linspace(0.0, 3.0, 20)
+    y = 2.0 * jnp.exp(-1.3 * ts) + 0.5 + 0.01 * t
+
+    def model(p):
+        return p[0] * jnp.exp(-p[1] * ts) + p[2]
+
+    def cond(state):
+        p, step, i = state
+        return (jnp.linalg.norm(step) > 1e-12) & (i < 50)
+
+    def body(state):
+        p, _, i = state
+        jac = jax.jacfwd(model)(p)
+        step = jnp.linalg.lstsq(jac, y - model(p))[0]
+        return p + step, step, i + 1
+
+    p0 = jnp.array([1.0, 1.0, 0.0]) + 0.1 * p0
+    p, _, iters = jax.lax.while_loop(cond, body, (p0, jnp.ones(3), 0))
+
+    def track(m, x):
+        m = m + 0.1 * jnp.outer(x, x[:3])
+        return m, jnp.sum(jnp.linalg.svd(m, compute_uv=False))
+
+    _, nuclear = jax.lax.scan(track, jnp.eye(20, 3), jnp.reshape(t, (5, 4)) @ jnp.ones((4, 20)))
+    return p, iters, nuclear
