@@ -1,6 +1,6 @@
-// The QR and eigh custom calls (LAPACK's geqrf, orgqr and syevd, and cuSOLVER's) import to the qr,
-// householder-product and eigh ops; what loopfuse does not reproduce (the upper triangle, matrices
-// past LAPACK's QL/QR size) and malformed calls are errors that name the call.
+// The QR, eigh and SVD custom calls (LAPACK's geqrf, orgqr, syevd and gesdd, and cuSOLVER's) import
+// to the qr, householder-product, eigh and svd ops; what loopfuse does not reproduce (the upper
+// triangle, matrices past LAPACK's QL/QR size) and malformed calls are errors that name the call.
 #include <gtest/gtest.h>
 
 #include "frontend/test_util.h"
@@ -28,6 +28,43 @@ ENTRY main {
         "eigh(%1) : f64[4,4], f64[4], s32[]"}) {
     EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
   }
+}
+
+// jnp.linalg.svd's gesdd, mode 'S' (u m x k, vt k x n), 'A' (m x m, n x n) and 'N' (the values:
+// jax still declares u and vt m x m and n x n, which become zeros), f32, f64 and batched.
+TEST(LinalgImport, SvdCustomCalls) {
+  std::string ir = importText(R"(HloModule m
+ENTRY main {
+  a = f32[6,4] parameter(0)
+  b = f64[4,6] parameter(1)
+  c = f32[3,6,4] parameter(2)
+  s = (f32[6,4]{0,1}, f32[4]{0}, f32[6,4]{0,1}, f32[4,4]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_sgesdd_ffi", operand_layout_constraints={f32[6,4]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 83 : ui8}
+  f = (f64[4,6]{0,1}, f64[4]{0}, f64[4,4]{0,1}, f64[6,6]{0,1}, s32[]) custom-call(b), custom_call_target="lapack_dgesdd_ffi", operand_layout_constraints={f64[4,6]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 65 : ui8}
+  n = (f32[6,4]{0,1}, f32[4]{0}, f32[6,6]{0,1}, f32[4,4]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_sgesdd_ffi", operand_layout_constraints={f32[6,4]{0,1}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 78 : ui8}
+  t = (f32[3,6,4]{1,2,0}, f32[3,4]{1,0}, f32[3,6,4]{1,2,0}, f32[3,4,4]{1,2,0}, s32[3]{0}) custom-call(c), custom_call_target="lapack_sgesdd_ffi", operand_layout_constraints={f32[3,6,4]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={mode = 83 : ui8}
+  su = f32[6,4] get-tuple-element(s), index=2
+  fvt = f64[6,6] get-tuple-element(f), index=3
+  nw = f32[4] get-tuple-element(n), index=1
+  nu = f32[6,6] get-tuple-element(n), index=2
+  nvt = f32[4,4] get-tuple-element(n), index=3
+  ti = s32[3] get-tuple-element(t), index=4
+  ROOT out = (f32[6,4], f64[6,6], f32[4], f32[6,6], f32[4,4], s32[3]) tuple(su, fvt, nw, nu, nvt, ti)
+})");
+  for (const char* expected :
+       {"svd(%0) compute_uv=true full_matrices=false : f32[6,4], f32[4], f32[6,4], f32[4,4], s32[]",
+        "svd(%1) compute_uv=true full_matrices=true : f64[4,6], f64[4], f64[4,4], f64[6,6], s32[]",
+        "svd(%0) compute_uv=false full_matrices=false : f32[6,4], f32[4], s32[]",
+        "svd(%2) compute_uv=true full_matrices=false : f32[3,6,4], f32[3,4], f32[3,6,4], "
+        "f32[3,4,4], s32[3]",
+        "constant(0) : f32[]", "broadcast(%16) dimensions={} : f32[6,6]",
+        "broadcast(%16) dimensions={} : f32[4,4]", "return %5, %11, %14, %17, %18, %23"}) {
+    EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+  }
+  size_t svds = 0;
+  for (size_t at = ir.find(" = svd("); at != std::string::npos; at = ir.find(" = svd(", at + 1)) {
+    ++svds;
+  }
+  EXPECT_EQ(svds, 4u) << ir;
 }
 
 TEST(LinalgImport, ErrorsNameTheCall) {
@@ -70,7 +107,39 @@ TEST(LinalgImport, ErrorsNameTheCall) {
             ">= n >= k, got f32[3]"},
            {"a = f32[4,3] parameter(0)\n  t = f32[4] parameter(1)\n  ROOT q = f32[4,3] "
             "custom-call(a, t), custom_call_target=\"lapack_sorgqr_ffi\", backend_config={}",
-            "m >= n >= k, got f32[4]"}}) {
+            "m >= n >= k, got f32[4]"},
+           {"a = f32[26,30] parameter(0)\n  ROOT s = (f32[26,30], f32[26], f32[26,26], f32[26,30], "
+            "s32[]) custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode "
+            "= 83 : ui8}",
+            "unsupported lapack_sgesdd_ffi of 26 x 30 matrices (loopfuse's svd follows LAPACK's "
+            "QR-iteration path, up to min(m, n) = 25)"},
+           {"a = f32[6,4] parameter(0)\n  ROOT s = (f32[6,4], f32[4], f32[6,4], f32[4,4], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 79 : "
+            "ui8}",
+            "custom-call backend_config mode = 79 is not one of 'NSA'"},
+           {"a = f64[6,4] parameter(0)\n  ROOT s = (f64[6,4], f64[4], f64[6,4], f64[4,4], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_dgesdd_ffi\", backend_config={}",
+            "custom-call backend_config lacks 'mode'"},
+           {"a = f32[6,4] parameter(0)\n  ROOT s = (f32[6,4], f32[4], f32[6,6], f32[4,4], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 83 : "
+            "ui8}",
+            "type mismatch: svd of f32[6,4] gives f32[6,4] as result 2, not f32[6,6]"},
+           {"a = f64[4,6] parameter(0)\n  ROOT s = (f64[4,6], f64[4], f64[4,4], f64[4,6], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_dgesdd_ffi\", backend_config={mode = 65 : "
+            "ui8}",
+            "type mismatch: svd of f64[4,6] gives f64[6,6] as result 3, not f64[4,6]"},
+           {"a = f32[6,4] parameter(0)\n  ROOT s = (f32[6,4], f32[4], f32[6,4], f32[4,4]) "
+            "custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 83 : "
+            "ui8}",
+            "lapack_sgesdd_ffi gives (a, values, u, vt, info)"},
+           {"a = f32[4] parameter(0)\n  ROOT s = (f32[4], f32[1], f32[1,1], f32[1,4], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 83 : "
+            "ui8}",
+            "lapack_sgesdd_ffi needs matrices, got f32[4]"},
+           {"a = s32[6,4] parameter(0)\n  ROOT s = (s32[6,4], s32[4], s32[6,4], s32[4,4], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 83 : "
+            "ui8}",
+            "svd of s32[6,4]: only f32 and f64 matrices"}}) {
     std::string err = importError(head + hlo + "\n}\n");
     EXPECT_NE(err.find(message), std::string::npos) << message << "\n" << err;
     EXPECT_NE(err.find("test.hlo:"), std::string::npos) << "no file:line:col in\n" << err;
