@@ -12,18 +12,23 @@
 #pragma once
 
 // The decompositions are large and each op calls one once: on a GPU they stay functions (a
-// __forceinline__ copy per call site multiplies NVRTC's work). On the CPU under GCC each is one
-// body for every shape (noipa: not inlined, not cloned for the call's constants): GCC 12.2 at -O3
-// -march=native (AVX-512) miscompiled gesdd inlined into a kernel that fixed its shape (4 x 6,
-// mode 'S': the left vectors of the lower-bidiagonal path came out not orthogonal; right with
-// -O2, with AVX2, with clang, with any one of its functions kept out of line, and valgrind and
-// the sanitizers found nothing to blame in the source).
+// __forceinline__ copy per call site multiplies NVRTC's work), elsewhere they are LF_DEVICE.
+// The SVD's (lf_svd.h) are, under GCC on the CPU, one body for every shape (noipa: not inlined,
+// not cloned for the call's constants): GCC 12.2 at -O3 -march=native (AVX-512) miscompiled gesdd
+// inlined into a kernel that fixed its shape (4 x 6, mode 'S': the left vectors of the
+// lower-bidiagonal path came out not orthogonal; right with -O2, with AVX2, with clang, with any
+// one of its functions kept out of line, and valgrind and the sanitizers found nothing to blame
+// in the source). QR and eigh stay inlined: out of line they cost 10% on the spectral_flow
+// benchmark, and no shape has shown the problem there.
 #if defined(LF_TARGET_CUDA) && !defined(LF_CUDA_EMULATED)
 #define LF_LINALG_FN __device__ __noinline__
+#define LF_LINALG_SVD_FN __device__ __noinline__
 #elif defined(__GNUC__) && !defined(__clang__)
-#define LF_LINALG_FN LF_DEVICE __attribute__((noipa))
+#define LF_LINALG_FN LF_DEVICE
+#define LF_LINALG_SVD_FN LF_DEVICE __attribute__((noipa))
 #else
 #define LF_LINALG_FN LF_DEVICE
+#define LF_LINALG_SVD_FN LF_DEVICE
 #endif
 
 template <class T>

@@ -34,8 +34,8 @@ LF_DEVICE void lf_la_larf_right(int64_t m, int64_t n, const T* v, int64_t incv, 
 // stay below the diagonal (m >= n) or the subdiagonal, those of P right of the superdiagonal or
 // the diagonal, their scalars in tauq, taup.
 template <class T>
-LF_LINALG_FN void lf_la_gebd2(T* a, int64_t m, int64_t n, int64_t ld, T* d, T* e, T* tauq,
-                              T* taup) {
+LF_LINALG_SVD_FN void lf_la_gebd2(T* a, int64_t m, int64_t n, int64_t ld, T* d, T* e, T* tauq,
+                                  T* taup) {
   if (m >= n) {
     for (int64_t i = 0; i < n; ++i) {
       T* aii = a + i * ld + i;
@@ -80,7 +80,7 @@ LF_LINALG_FN void lf_la_gebd2(T* a, int64_t m, int64_t n, int64_t ld, T* d, T* e
 // sgelq2: the m x n matrix a (row stride ld) becomes L on and below the diagonal and the row
 // reflectors' tails right of it; tau[0..min(m, n)) their scalars.
 template <class T>
-LF_LINALG_FN void lf_la_gelq2(T* a, int64_t m, int64_t n, int64_t ld, T* tau) {
+LF_LINALG_SVD_FN void lf_la_gelq2(T* a, int64_t m, int64_t n, int64_t ld, T* tau) {
   const int64_t k = m < n ? m : n;
   for (int64_t i = 0; i < k; ++i) {
     T* aii = a + i * ld + i;
@@ -97,7 +97,7 @@ LF_LINALG_FN void lf_la_gelq2(T* a, int64_t m, int64_t n, int64_t ld, T* tau) {
 // sorgl2: the m x n matrix a (n >= m >= k, row stride ld) holding k row reflectors as gelq2
 // leaves them becomes the first m rows of Q = H(k-1) ... H(0).
 template <class T>
-LF_LINALG_FN void lf_la_orgl2(T* a, int64_t m, int64_t n, int64_t k, int64_t ld, const T* tau) {
+LF_LINALG_SVD_FN void lf_la_orgl2(T* a, int64_t m, int64_t n, int64_t k, int64_t ld, const T* tau) {
   if (k < m) {
     for (int64_t j = 0; j < n; ++j) {
       for (int64_t l = k; l < m; ++l) a[l * ld + j] = (T)0;
@@ -203,8 +203,8 @@ LF_DEVICE void lf_la_laset(int64_t rows, int64_t cols, T diag, T* p, int64_t ld)
 // (n x n, row stride ldvt). A lower bidiagonal is first rotated to an upper one from the left,
 // the rotations applied to u at the end. Returns info.
 template <class T>
-LF_LINALG_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, T* e, T* u, int64_t ldu,
-                                 T* vt, int64_t ldvt, T* work) {
+LF_LINALG_SVD_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, T* e, T* u,
+                                     int64_t ldu, T* vt, int64_t ldvt, T* work) {
   if (n == 0) return 0;
   if (n == 1) {
     if (vectors) {
@@ -284,7 +284,8 @@ LF_LINALG_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, T* e
 // work holds LF_GESDD_WORK(k) elements. Returns LAPACK's info: 0, -4 for a NaN in a, or > 0 when
 // bdsqr did not converge.
 template <class T>
-LF_LINALG_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T* u, T* vt, T* work) {
+LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T* u, T* vt,
+                                  T* work) {
   const int64_t k = m < n ? m : n;
   if (k == 0) return 0;
   const bool none = mode == 0, all = mode == 2;

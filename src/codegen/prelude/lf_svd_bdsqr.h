@@ -186,8 +186,8 @@ LF_DEVICE void lf_la_lasv2(T f, T g, T h, T* ssmin, T* ssmax, T* snr, T* csr, T*
 // rounding (not bit for bit). TOL = TOLMUL eps is positive, so LAPACK's branches for TOL < 0
 // (absolute accuracy, never taken) are left out.
 template <class T>
-LF_LINALG_FN int32_t lf_la_bdsqr_upper(int64_t n, int64_t ncvt, int64_t nru, T* d, T* e, T* vt,
-                                       int64_t ldvt, T* u, int64_t ldu, T* work) {
+LF_LINALG_SVD_FN int32_t lf_la_bdsqr_upper(int64_t n, int64_t ncvt, int64_t nru, T* d, T* e, T* vt,
+                                           int64_t ldvt, T* u, int64_t ldu, T* work) {
   if (n <= 0) return 0;
   const int64_t maxitr = 6;
   const T eps = lf_la_limits<T>::eps, unfl = lf_la_limits<T>::safmin;
