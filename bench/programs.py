@@ -178,6 +178,20 @@ def _spectral_flow(steps: int, batch: int, n: int) -> Benchmark:
     )
 
 
+def _curve_fit(steps: int, batch: int, points: int) -> Benchmark:
+    return Benchmark(
+        name=f"curve_fit/gauss_newton/n{steps}/b{batch}/{points}x3",
+        group="curve_fit",
+        build=lambda: workloads.curve_fit_case(steps, batch, points),
+        iterations=steps,
+        batch=batch,
+        params={"solver": "Gauss-Newton, lstsq (gesdd) per step", "jacobian": f"{points}x3 f32"},
+        # Each step's SVD is LAPACK's algorithm summed in loopfuse's order; the fits converge, so
+        # those differences stay at the f32 level.
+        tolerance=(1e-4, 1e-4),
+    )
+
+
 def _kuramoto_sivashinsky(steps: int, batch: int, n: int) -> Benchmark:
     return Benchmark(
         name=f"kuramoto_sivashinsky/etdrk4/n{steps}/b{batch}/{n}",
@@ -244,6 +258,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _conv_sampler(steps=2, batch=2, size=8, channels=1, hidden=4),
             _spectral_flow(steps=5, batch=2, n=4),
             _kuramoto_sivashinsky(steps=5, batch=2, n=16),
+            _curve_fit(steps=3, batch=2, points=8),
         ]
     else:
         scan_shape = (8, 128, 128) if platform == "cpu" else (512, 1024, 1024)
@@ -255,6 +270,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _conv_sampler(steps=20, batch=8, size=32, channels=4, hidden=32),
             _spectral_flow(steps=200, batch=64, n=8),
             _kuramoto_sivashinsky(steps=50, batch=16, n=128),
+            _curve_fit(steps=20, batch=64, points=40),
         ]
     scans = [_scan_matmul(scan_shape, v) for v in ("scan", "unrolled", "unroll4")]
     headline, other_seeds = seed_suite(quick)

@@ -208,6 +208,32 @@ def spectral_flow_case(steps: int, batch: int, n: int) -> Case:
     return Case(flow, (0.5 * (g + jnp.swapaxes(g, -1, -2)), q0, jax.random.PRNGKey(3)))
 
 
+# --- least squares in a loop: Gauss-Newton curve fits, an SVD per step --------------------------
+
+
+def curve_fit_case(steps: int, batch: int, points: int) -> Case:
+    """`batch` independent fits of y = a exp(-b t) + c to `points` noisy samples, each `steps`
+    Gauss-Newton steps p <- p + lstsq(J(p), y - f(p)) (jnp.linalg.lstsq: an SVD of the
+    points x 3 Jacobian per step), vmapped over the fits."""
+    ts = jnp.linspace(0.0, 3.0, points)
+
+    def model(p: jax.Array) -> jax.Array:
+        return p[0] * jnp.exp(-p[1] * ts) + p[2]
+
+    def fit(y: jax.Array, p0: jax.Array) -> jax.Array:
+        def step(i: jax.Array, p: jax.Array) -> jax.Array:
+            jac = jax.jacfwd(model)(p)
+            return p + jnp.linalg.lstsq(jac, y - model(p))[0]
+
+        return lax.fori_loop(0, steps, step, p0)
+
+    k_p, k_noise, k_start = jax.random.split(jax.random.PRNGKey(17), 3)
+    truth = jnp.array([2.0, 1.3, 0.5]) * jax.random.uniform(k_p, (batch, 3), minval=0.7, maxval=1.3)
+    ys = jax.vmap(model)(truth) + 0.01 * jax.random.normal(k_noise, (batch, points))
+    p0 = truth * jax.random.uniform(k_start, (batch, 3), minval=0.8, maxval=1.2)
+    return Case(jax.vmap(fit), (ys, p0))
+
+
 # --- a pseudo-spectral PDE: Kuramoto-Sivashinsky by ETDRK4 ---------------------------------------
 
 
