@@ -249,17 +249,7 @@ LF_LINALG_SVD_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, 
       if (best == i) continue;
       d[best] = d[i];
       d[i] = v;
-      if (!vectors) continue;
-      for (int64_t r = 0; r < n; ++r) {
-        const T t = u[r * ldu + i];
-        u[r * ldu + i] = u[r * ldu + best];
-        u[r * ldu + best] = t;
-      }
-      for (int64_t col = 0; col < n; ++col) {
-        const T t = vt[i * ldvt + col];
-        vt[i * ldvt + col] = vt[best * ldvt + col];
-        vt[best * ldvt + col] = t;
-      }
+      if (vectors) lf_la_swap_vectors(i, best, n, vt, ldvt, n, u, ldu);
     }
   }
   // slasr('L', 'V', 'B'): U = R U with the rotations that made the bidiagonal upper, last first.

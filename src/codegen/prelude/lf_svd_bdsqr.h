@@ -174,6 +174,24 @@ LF_DEVICE void lf_la_lasv2(T f, T g, T h, T* ssmin, T* ssmax, T* snr, T* csr, T*
 // this is also enough for n = 0).
 #define LF_BDSQR_WORK(n) (4 * (n))
 
+// The singular vectors of places i and j trade places: rows i and j of vt (their first ncvt
+// elements) and columns i and j of u (their first nru), as the sorts of bdsqr, lasdq and bdsdc
+// swap them (sswap).
+template <class T>
+LF_DEVICE void lf_la_swap_vectors(int64_t i, int64_t j, int64_t ncvt, T* vt, int64_t ldvt,
+                                  int64_t nru, T* u, int64_t ldu) {
+  for (int64_t c = 0; c < ncvt; ++c) {
+    const T t = vt[i * ldvt + c];
+    vt[i * ldvt + c] = vt[j * ldvt + c];
+    vt[j * ldvt + c] = t;
+  }
+  for (int64_t r = 0; r < nru; ++r) {
+    const T t = u[r * ldu + i];
+    u[r * ldu + i] = u[r * ldu + j];
+    u[r * ldu + j] = t;
+  }
+}
+
 // sbdsqr / dbdsqr with uplo 'U' and ncc = 0: the SVD B = Q S P^T of the n x n upper-bidiagonal
 // B (diagonal d[0..n), superdiagonal e[0..n-1)). On return d holds the singular values in
 // decreasing order, vt (n x ncvt, row stride ldvt) is P^T vt and u (nru x n, row stride ldu) is
@@ -450,16 +468,7 @@ LF_LINALG_SVD_FN int32_t lf_la_bdsqr_upper(int64_t n, int64_t ncvt, int64_t nru,
     if (isub != last) {
       d[isub] = d[last];
       d[last] = smin;
-      for (int64_t j = 0; j < ncvt; ++j) {
-        const T t = vt[isub * ldvt + j];
-        vt[isub * ldvt + j] = vt[last * ldvt + j];
-        vt[last * ldvt + j] = t;
-      }
-      for (int64_t j = 0; j < nru; ++j) {
-        const T t = u[j * ldu + isub];
-        u[j * ldu + isub] = u[j * ldu + last];
-        u[j * ldu + last] = t;
-      }
+      lf_la_swap_vectors(isub, last, ncvt, vt, ldvt, nru, u, ldu);
     }
   }
   return 0;
