@@ -114,7 +114,8 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
       << k.explain;
   if (vectors) {
     ASSERT_NE(k.source.find("lf_vfma("), std::string::npos) << "not the vector tiles";
-    EXPECT_EQ(k.source.find("pack_") != std::string::npos, c.rhsTransposed);
+    // The packed copy is a variable pack_v_... ("pack_" alone is in the prelude: lapack_...).
+    EXPECT_EQ(k.source.find("pack_v_") != std::string::npos, c.rhsTransposed);
   } else {
     ASSERT_NE(k.source.find("rows from row 0"), std::string::npos) << "not the scalar tiles";
   }
