@@ -132,7 +132,7 @@ LF_DEVICE void lf_la_orm2r_left(int64_t m, int64_t n, int64_t k, T* a, int64_t l
   }
 }
 
-// sorml2('R', 'N'): C = C P^T... as ormbr('P', 'R', 'T') calls it: C = C H(k-1) ... H(0) with
+// sorml2('R', 'N'), as ormbr('P', 'R', 'T') calls it: C = C H(k-1) ... H(0) with
 // the row reflectors in a (reflector i in row i from column i right), C m x n. The last first.
 template <class T>
 LF_DEVICE void lf_la_orml2_right(int64_t m, int64_t n, int64_t k, T* a, int64_t lda, const T* tau,
@@ -253,17 +253,7 @@ LF_LINALG_SVD_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, 
     }
   }
   // slasr('L', 'V', 'B'): U = R U with the rotations that made the bidiagonal upper, last first.
-  if (!upper && vectors) {
-    for (int64_t j = n - 2; j >= 0; --j) {
-      const T c = cs[j], s = sn[j];
-      if (c == (T)1 && s == (T)0) continue;
-      for (int64_t col = 0; col < n; ++col) {
-        const T t = u[(j + 1) * ldu + col];
-        u[(j + 1) * ldu + col] = c * t - s * u[j * ldu + col];
-        u[j * ldu + col] = s * t + c * u[j * ldu + col];
-      }
-    }
-  }
+  if (!upper && vectors) lf_la_lasr_left(false, n, n, cs, sn, u, ldu);
   return info;
 }
 
