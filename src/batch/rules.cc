@@ -132,6 +132,19 @@ OpRule reduceWindowRule(const Op& op, const std::vector<int>& in) {
   return r;
 }
 
+// Operand and source batched at one dimension where the window is 1 with stride 1 and no padding:
+// each batch element's windows stay within it.
+OpRule selectAndScatterRule(const Op& op, const std::vector<int>& in) {
+  OpRule r = aligned(op, in, 2);
+  if (!r.error.empty() || r.result < 0) return r;
+  const auto& a = op.attr<ir::SelectAndScatterAttrs>();
+  size_t d = static_cast<size_t>(r.result);
+  if (a.sizes[d] != 1 || a.strides[d] != 1 || a.padLow[d] != 0 || a.padHigh[d] != 0) {
+    return fail("has a window along the batch dimension");
+  }
+  return r;
+}
+
 OpRule dynamicUpdateSliceRule(const Op& op, const std::vector<int>& in, int64_t chains) {
   int a = in[0], u = in[1];
   if (a >= 0 && u >= 0 && a != u) return fail("reads operands batched at different dimensions");
@@ -378,6 +391,8 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       return reduceRule(op, in);
     case OpKind::ReduceWindow:
       return reduceWindowRule(op, in);
+    case OpKind::SelectAndScatter:
+      return selectAndScatterRule(op, in);
     case OpKind::Sort: {
       OpRule r = aligned(op, in, in.size());
       if (r.error.empty() && r.result == op.attr<ir::SortAttrs>().dimension) {

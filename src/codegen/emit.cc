@@ -453,6 +453,9 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::Gather:
       emitGather(op);
       break;
+    case K::SelectAndScatter:
+      emitSelectAndScatter(op);
+      break;
     case K::Scatter:
       emitScatter(op);
       break;

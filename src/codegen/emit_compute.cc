@@ -1,5 +1,5 @@
 // Reduce and reduce-window: one result element per SPMD iteration, an inner sequential loop over
-// the reduced / window elements in row-major order.
+// the reduced / window elements in row-major order. Select-and-scatter, their gradient.
 #include <algorithm>
 #include <string>
 
@@ -95,6 +95,69 @@ void Emitter::emitReduceWindow(const ir::Op& op) {
   line("if (!(" + valid + ")) continue;");
   std::string inLinear = linear(in0->type.dims, inIdx);
   accumulateAndStore(op, inLinear);
+}
+
+// As XLA's CPU emitter: the result starts as init; then, source element by source element in
+// row-major order, the window's selected element (its first element inside the operand, replaced
+// by each next one for which select(selected, next) is false) becomes scatter(it, source). Windows
+// that overlap may hit one element several times, in that order: one thread does them all. Windows
+// that do not (stride >= size everywhere, max pooling's usual case) own disjoint elements: one
+// source element per SPMD iteration.
+void Emitter::emitSelectAndScatter(const ir::Op& op) {
+  const ir::Value* in = op.operands[0];
+  const ir::Value* source = op.operands[1];
+  const auto& a = op.attr<ir::SelectAndScatterAttrs>();
+  const int rank = in->type.rank();
+  const std::string t = cType(in->type.dtype);
+  openElementLoop(op.result());
+  line(at(op.result(), "i") + " = " + scalar(op.operands[2]) + ";");
+  close();
+  barrier();
+  bool disjoint = true;
+  for (int d = 0; d < rank; ++d) disjoint = disjoint && a.strides[d] >= a.sizes[d];
+  const int64_t sources = source->type.numElements();
+  if (disjoint) {
+    openElementLoop(op.result(), sources, "s");
+  } else {
+    open("if (LF_TID == 0)");
+    open("for (int64_t s = 0; s < " + std::to_string(sources) + "; ++s)");
+  }
+  declareMultiIndex(source->type.dims, "s", "o");
+  line("int64_t sel = -1;");
+  line(t + " selv = " + scalar(op.operands[2]) + ";");
+  open("for (int64_t r = 0; r < " + std::to_string(product(a.sizes)) + "; ++r)");
+  declareMultiIndex(a.sizes, "r", "w");
+  std::string valid = "true";
+  std::vector<std::string> inIdx;
+  for (int d = 0; d < rank; ++d) {
+    std::string p = idx("t", d);
+    line("const int64_t " + p + " = " + idx("o", d) + " * " + std::to_string(a.strides[d]) + " + " +
+         idx("w", d) + " - (" + std::to_string(a.padLow[d]) + ");");
+    valid += " && " + p + " >= 0 && " + p + " < " + std::to_string(in->type.dims[d]);
+    inIdx.push_back(p);
+  }
+  line("if (!(" + valid + ")) continue;");
+  line("const int64_t cand = " + linear(in->type.dims, inIdx) + ";");
+  line("const " + t + " candv = " + at(in, "cand") + ";");
+  open("if (sel < 0)");
+  line("sel = cand;");
+  line("selv = candv;");
+  line("continue;");
+  close();
+  std::vector<std::string> keep = emitScalarRegion(*op.regions[0], {"selv", "candv"});
+  open("if (!(" + keep[0] + "))");
+  line("sel = cand;");
+  line("selv = candv;");
+  close();
+  close();
+  open("if (sel >= 0)");
+  std::vector<std::string> combined =
+      emitScalarRegion(*op.regions[1], {at(op.result(), "sel"), at(source, "s")});
+  line(at(op.result(), "sel") + " = " + combined[0] + ";");
+  close();
+  close();
+  if (!disjoint) close();
+  endStage(op);
 }
 
 }  // namespace lf::codegen

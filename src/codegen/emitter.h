@@ -194,6 +194,7 @@ class Emitter {
   void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
   void emitReduce(const ir::Op& op);
   void emitReduceWindow(const ir::Op& op);
+  void emitSelectAndScatter(const ir::Op& op);
   void emitSort(const ir::Op& op);  // emit_sort.cc
   void copyMatrix(const ir::Value* to, const ir::Value* from, const std::string& base,
                   int64_t elements);           // emit_linalg.cc

@@ -1,6 +1,6 @@
-// dot, reduce, reduce-window, gather, scatter, sort and topk. Variadic forms (a tuple result)
-// become ops with N results; reducer, combiner and comparator computations become regions with
-// scalar arguments.
+// dot, reduce, reduce-window, gather, scatter, select-and-scatter, sort and topk. Variadic forms (a
+// tuple result) become ops with N results; reducer, combiner and comparator computations become
+// regions with scalar arguments.
 #include "frontend/importer.h"
 #include "hlo/attributes.h"
 
@@ -141,6 +141,37 @@ Values scatter(InstrContext& c) {
   return resultsOf(op);
 }
 
+Values selectAndScatter(InstrContext& c) {
+  c.expectOperands(3);
+  ir::Value* operand = c.array(0);
+  ir::SelectAndScatterAttrs attrs;
+  const hlo::Attribute* window = c.optAttr("window");
+  std::vector<hlo::WindowDim> dims;
+  if (window) {
+    dims = hlo::readWindow(*window);
+  } else {
+    dims.resize(operand->type.rank());  // no window attribute: a 1x..x1 window
+  }
+  for (const hlo::WindowDim& d : dims) {
+    if (d.reversal) c.fail("select-and-scatter with window_reversal is not supported");
+    if (d.baseDilation != 1 || d.windowDilation != 1) {
+      c.fail("select-and-scatter with a dilated window is not supported (XLA has none)");
+    }
+    attrs.sizes.push_back(d.size);
+    attrs.strides.push_back(d.stride);
+    attrs.padLow.push_back(d.padLow);
+    attrs.padHigh.push_back(d.padHigh);
+  }
+  ir::Op* op =
+      c.emit(OpKind::SelectAndScatter, {operand, c.array(1), c.array(2)}, c.resultTypes(), attrs);
+  // Both regions take operand elements: a source of another type is the checker's named error.
+  const ir::Type element{operand->type.dtype, {}};
+  c.addRegion(op, "select", {{element}, {element}});
+  c.addRegion(op, "scatter", {{element}, {element}});
+  c.check(op);
+  return resultsOf(op);
+}
+
 Values sort(InstrContext& c) {
   c.expectOperandsAtLeast(1);
   Values operands = allArrays(c);
@@ -219,6 +250,7 @@ void addComputeHandlers(HandlerTable& t) {
   t["reduce-window"] = reduceWindow;
   t["gather"] = gather;
   t["scatter"] = scatter;
+  t["select-and-scatter"] = selectAndScatter;
   t["sort"] = sort;
   t["topk"] = topk;
 }

@@ -71,7 +71,8 @@ ir::Op* InstrContext::emit(ir::OpKind kind, Values ops, std::vector<ir::Type> ty
   // final verify. Here: everything that does not depend on regions.
   if (op->regions.empty() && kind != ir::OpKind::While && kind != ir::OpKind::Conditional &&
       kind != ir::OpKind::Reduce && kind != ir::OpKind::ReduceWindow &&
-      kind != ir::OpKind::Scatter && kind != ir::OpKind::Sort) {
+      kind != ir::OpKind::Scatter && kind != ir::OpKind::SelectAndScatter &&
+      kind != ir::OpKind::Sort) {
     if (std::string e = ir::checkOp(*op); !e.empty()) fail(e);
   }
   return op;

@@ -148,6 +148,8 @@ const char* opKindName(OpKind k) {
       return "gather";
     case OpKind::Scatter:
       return "scatter";
+    case OpKind::SelectAndScatter:
+      return "select-and-scatter";
     case OpKind::Sort:
       return "sort";
     case OpKind::While:

@@ -95,6 +95,7 @@ enum class OpKind : uint8_t {
   ReduceWindow,
   Gather,
   Scatter,
+  SelectAndScatter,
   Sort,
   // Control flow.
   While,
@@ -207,6 +208,15 @@ struct ScatterAttrs {
   bool indicesAreSorted = false;
   bool uniqueIndices = false;
   bool operator==(const ScatterAttrs&) const = default;
+};
+// SelectAndScatter (max pooling's gradient): operands are the operand, the source (one element per
+// window) and the init scalar; regions[0] is select (two operand scalars -> pred, true when the
+// first stays selected), regions[1] is scatter (two scalars -> one); one result, the operand's
+// shape, every element init until the source elements are scattered onto each window's selected
+// element. XLA has no dilation here.
+struct SelectAndScatterAttrs {
+  std::vector<int64_t> sizes, strides, padLow, padHigh;
+  bool operator==(const SelectAndScatterAttrs&) const = default;
 };
 // Sort: N operands of one shape; regions[0] is the comparator (2N scalar args: a_0, b_0, a_1, b_1,
 // ...; yields one pred, true when a goes first); N results.
@@ -321,8 +331,8 @@ struct HostCallbackAttrs {
 using Attrs =
     std::variant<NoAttrs, ConstantAttrs, IotaAttrs, CompareAttrs, BroadcastAttrs, TransposeAttrs,
                  SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
-                 ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SortAttrs,
-                 ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs,
+                 ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SelectAndScatterAttrs,
+                 SortAttrs, ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs,
                  ReducePrecisionAttrs, HostCallbackAttrs, FftAttrs, SvdAttrs>;
 
 struct Op;

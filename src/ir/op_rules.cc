@@ -272,6 +272,7 @@ std::string checkOp(const Op& op) {
     case OpKind::ReduceWindow:
     case OpKind::Gather:
     case OpKind::Scatter:
+    case OpKind::SelectAndScatter:
     case OpKind::Sort:
       return detail::checkCompute(op);
     case OpKind::Convolution:

@@ -1,5 +1,5 @@
-// Rules for dot, reduce, reduce-window, gather, scatter and sort (XLA's shape inference, and the
-// scalar signatures of their reducer / combiner / comparator regions).
+// Rules for dot, reduce, reduce-window, gather, scatter, select-and-scatter and sort (XLA's shape
+// inference, and the scalar signatures of their reducer / combiner / comparator regions).
 #include <algorithm>
 #include <set>
 
@@ -354,6 +354,46 @@ std::string checkScatter(const Op& op) {
   return resultsMismatch(op, expect);
 }
 
+// XLA's InferSelectAndScatterShape: the source holds one element per window of the padded
+// operand; select compares two operand elements, scatter combines two source elements.
+std::string checkSelectAndScatter(const Op& op) {
+  auto* a = std::get_if<SelectAndScatterAttrs>(&op.attrs);
+  if (!a) return "select-and-scatter needs SelectAndScatterAttrs";
+  if (op.operands.size() != 3 || op.results.size() != 1 || op.regions.size() != 2) {
+    return "select-and-scatter takes an operand, a source and an init value, a select and a "
+           "scatter region, and gives one result";
+  }
+  const Type& in = op.operands[0]->type;
+  const Type& source = op.operands[1]->type;
+  const Type& init = op.operands[2]->type;
+  if (source.dtype != in.dtype || init != Type{in.dtype, {}}) {
+    return "type mismatch: select-and-scatter of " + typeList(op.operands) +
+           ": the source and the init value must have the operand's element type";
+  }
+  size_t r = static_cast<size_t>(in.rank());
+  for (const auto* v : {&a->sizes, &a->strides, &a->padLow, &a->padHigh}) {
+    if (v->size() != r) return "select-and-scatter window has the wrong rank for " + in.toString();
+  }
+  std::vector<int64_t> windows;
+  for (size_t i = 0; i < r; ++i) {
+    if (a->sizes[i] < 1 || a->strides[i] < 1) {
+      return "select-and-scatter window sizes and strides must be positive";
+    }
+    if (a->padLow[i] < 0 || a->padHigh[i] < 0) {
+      return "select-and-scatter padding must not be negative";
+    }
+    int64_t padded = in.dims[i] + a->padLow[i] + a->padHigh[i];
+    windows.push_back(padded < a->sizes[i] ? 0 : (padded - a->sizes[i]) / a->strides[i] + 1);
+  }
+  if (source.dims != windows) {
+    return "select-and-scatter source " + source.toString() +
+           " must have one element per window (" + Type{in.dtype, windows}.toString() + ")";
+  }
+  if (auto e = regionSignature(op, 0, {in.dtype, in.dtype}, {DType::Pred}); !e.empty()) return e;
+  if (auto e = regionSignature(op, 1, {in.dtype, in.dtype}, {in.dtype}); !e.empty()) return e;
+  return resultsMismatch(op, {in});
+}
+
 std::string checkSort(const Op& op) {
   auto* a = std::get_if<SortAttrs>(&op.attrs);
   if (!a) return "sort needs SortAttrs";
@@ -391,6 +431,8 @@ std::string checkCompute(const Op& op) {
       return checkGather(op);
     case OpKind::Scatter:
       return checkScatter(op);
+    case OpKind::SelectAndScatter:
+      return checkSelectAndScatter(op);
     case OpKind::Sort:
       return checkSort(op);
     default:

@@ -132,6 +132,9 @@ std::string formatAttrs(const Attrs& attrs) {
              << " pad_low=" << joinInts(a.padLow) << " pad_high=" << joinInts(a.padHigh)
              << " base_dilation=" << joinInts(a.baseDilation)
              << " window_dilation=" << joinInts(a.windowDilation);
+        } else if constexpr (std::is_same_v<T, SelectAndScatterAttrs>) {
+          os << " sizes=" << joinInts(a.sizes) << " strides=" << joinInts(a.strides)
+             << " pad_low=" << joinInts(a.padLow) << " pad_high=" << joinInts(a.padHigh);
         } else if constexpr (std::is_same_v<T, GatherAttrs>) {
           os << " offset_dims=" << joinInts(a.offsetDims)
              << " collapsed_slice_dims=" << joinInts(a.collapsedSliceDims)
@@ -205,6 +208,8 @@ std::string regionLabel(const Op& op, size_t i) {
       return "reducer";
     case OpKind::Scatter:
       return "combiner";
+    case OpKind::SelectAndScatter:
+      return i == 0 ? "select" : "scatter";
     case OpKind::Sort:
       return "comparator";
     default:

@@ -164,6 +164,7 @@ class Planner {
     // These write their results at indices computed at run time, or through a pointer (the QR
     // and eigh functions of lf_linalg.h), which locals cannot take.
     bool localAllowed = op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter &&
+                        op.kind != ir::OpKind::SelectAndScatter &&
                         op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::Lu &&
                         op.kind != ir::OpKind::TriangularSolve &&
                         op.kind != ir::OpKind::LuPivotsToPermutation && op.kind != ir::OpKind::Qr &&
@@ -366,7 +367,8 @@ const char* stateUpdateName(StateUpdate u) {
 
 bool hasScalarRegions(ir::OpKind kind) {
   return kind == ir::OpKind::Reduce || kind == ir::OpKind::ReduceWindow ||
-         kind == ir::OpKind::Scatter || kind == ir::OpKind::Sort;
+         kind == ir::OpKind::Scatter || kind == ir::OpKind::SelectAndScatter ||
+         kind == ir::OpKind::Sort;
 }
 
 const Storage& Kernel::storageOf(const ir::Value* v) const {

@@ -266,3 +266,35 @@ def model_blackjax_nuts_vmap(keys):
         return lax.scan(step, state, jax.random.split(key, 12))[1]
 
     return jax.vmap(chain)(keys)
+
+
+def _cnn_logits(params, images):
+    w1, w2 = params
+    h = lax.conv_general_dilated(
+        images, w1, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )
+    h = lax.reduce_window(jax.nn.relu(h), -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+    return h.reshape(h.shape[0], -1) @ w2
+
+
+@program(
+    "model_cnn_maxpool_sgd",
+    args=lambda rng: (
+        normal(rng, (3, 3, 1, 4)) * np.float32(0.3),
+        normal(rng, (64, 3)) * np.float32(0.1),
+        normal(rng, (8, 8, 8, 1)),
+        np.arange(8, dtype=np.int32) % 3,
+    ),
+)
+def model_cnn_maxpool_sgd(w1, w2, images, labels):
+    # 20 SGD steps of a convolution, relu, 2x2 max pool and a dense layer on 8 images: the
+    # pooling's gradient is select-and-scatter inside the loop.
+    def loss(params):
+        logp = jax.nn.log_softmax(_cnn_logits(params, images))
+        return -jnp.take_along_axis(logp, labels[:, None], axis=1).mean()
+
+    def step(params, _):
+        value, grads = jax.value_and_grad(loss)(params)
+        return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads), value
+
+    return lax.scan(step, (w1, w2), None, length=20)

@@ -82,6 +82,38 @@ def reduce_window_pool(x):
     return max_pool, avg_pool, strided_min
 
 
+def _pool_grad_input(rng: np.random.Generator) -> np.ndarray:
+    # Quantized values, so that windows hold ties (select keeps the first maximum), and a NaN.
+    x = np.round(normal(rng, (2, 9, 9, 3)) * 2.0).astype(np.float32)
+    x[1, 4, 4, 0] = np.nan
+    return x
+
+
+@program(
+    "reduce_window_pool_grad",
+    args=lambda rng: (_pool_grad_input(rng), normal(rng, (2, 5, 5, 3)), normal(rng, (2, 4, 4, 3))),
+)
+def reduce_window_pool_grad(x, ct_overlap, ct_disjoint):
+    # Max / min pooling's gradients are select-and-scatter: 3x3 windows with stride 2 overlap (an
+    # element may take several cotangents, added in window order), 2x2 with stride 2 do not.
+    def max_same(a):
+        return lax.reduce_window(a, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+
+    def max_valid(a):
+        return lax.reduce_window(a, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    def min_padded(a):
+        pads = ((0, 0), (1, 0), (0, 1), (0, 0))
+        return lax.reduce_window(a, jnp.inf, lax.min, (1, 2, 3, 1), (1, 2, 2, 1), pads)
+
+    return (
+        jax.vjp(max_same, x)[1](ct_overlap)[0],
+        jax.vjp(max_valid, x)[1](ct_disjoint)[0],
+        jax.grad(lambda a: min_padded(a).sum())(x),
+        jax.grad(lambda a: jnp.sum(max_valid(a[:, :8, :8]) ** 2))(x),
+    )
+
+
 @program("reduce_cumulative", args=lambda rng: (normal(rng, (5, 12)), ints(rng, (5, 12), -3, 4)))
 def reduce_cumulative(x, k):
     # cumsum & co. lower to reduce-window on the CPU (and to an HLO `scan` on CUDA).
