@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 import warnings
 from typing import Any, Callable, Sequence
 
@@ -67,10 +68,23 @@ def _aval_struct(x: Any) -> jax.ShapeDtypeStruct:
     return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=getattr(aval, "weak_type", False))
 
 
+_lowering = threading.local()
+
+
+def inside_lowering() -> bool:
+    """True while lower_to_hlo traces a function: an lf.jit function called there (one lf.jit
+    function calling another) is traced inline, so that the whole program is one kernel."""
+    return getattr(_lowering, "depth", 0) > 0
+
+
 def lower_to_hlo(flat_fun: FlatFun, args: Sequence[Any], target: str):
     """jax's own lowering of flat_fun for the avals of args: every parameter kept, in order."""
     jitted = jax.jit(flat_fun, keep_unused=True)
-    traced = jitted.trace(*[_aval_struct(a) for a in args])
+    _lowering.depth = getattr(_lowering, "depth", 0) + 1
+    try:
+        traced = jitted.trace(*[_aval_struct(a) for a in args])
+    finally:
+        _lowering.depth -= 1
     return traced.lower(lowering_platforms=(target,))
 
 

@@ -109,6 +109,9 @@ class JitFunction:
             raise ValueError(f"lf.jit: fallback must be 'warn' or 'error', got {fallback!r}")
         if platform is not None and platform.lower() not in ("cpu", "cuda", "gpu"):
             raise ValueError(f"lf.jit: platform must be 'cpu', 'cuda' or None, got {platform!r}")
+        # Name, doc and __wrapped__ only: a function jax made (jax.grad(f) of a jitted f) carries
+        # f's __dict__, jit's own `_fun` among it, which would replace this object's attributes.
+        functools.update_wrapper(self, fun, updated=())
         self._fun = fun
         nums, names = _resolve_static(fun, _as_tuple(static_argnums), _as_tuple(static_argnames))
         self._static_argnums, self._static_argnames = nums, names
@@ -122,9 +125,12 @@ class JitFunction:
             static_argnames=names,
             donate_argnums=self._donate_argnums,
         )
-        functools.update_wrapper(self, fun)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _call.inside_lowering():
+            # Called by a function another lf.jit is lowering: becomes part of that kernel. (Not
+            # through self._jitted, whose trace cache may hold an earlier trace's FFI call.)
+            return self._fun(*args, **kwargs)
         return self._jitted(*args, **kwargs)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Any:

@@ -230,6 +230,47 @@ def test_method_decorator() -> None:
     assert_close(Model(3.0).apply(jnp.ones(2)), jnp.full(2, 3.0))
 
 
+def test_functions_jax_made_from_jitted_functions() -> None:
+    # jax.grad(f) of a jitted f (jnp.linalg.det is one) carries f's __dict__, jit's `_fun` among
+    # it: lf.jit once took that for its own and compiled det instead of its gradient.
+    a = jax.random.normal(jax.random.PRNGKey(0), (5, 5))
+
+    @jax.jit
+    def energy(x):
+        return jnp.sum(jnp.sin(x) * x[::-1])
+
+    for f in [
+        jax.grad(jnp.linalg.det),
+        jax.grad(energy),
+        jax.vmap(energy),
+        jax.jit(energy),
+        jax.jacfwd(energy),
+        lf.jit(energy),
+    ]:
+        expected = jax.jit(f)(a)
+        actual = lf.jit(f, fallback="error")(a)
+        assert np.shape(actual) == np.shape(expected)
+        assert_close(actual, expected, what=repr(f))
+
+
+def test_an_lf_jit_function_inside_another_becomes_part_of_its_kernel() -> None:
+    @lf.jit
+    def step(x):
+        return jax.lax.fori_loop(0, 5, lambda i, v: v * 0.5 + jnp.cos(v), x)
+
+    def outer(x):
+        return jnp.sum(step(x) ** 2) + step(x * 2.0).max()
+
+    x = jnp.linspace(-1.0, 1.0, 9)
+    step(x)  # traced once on its own first: its jax.jit cache now holds an FFI call
+    expected = jax.jit(outer)(x)
+    assert_close(lf.jit(outer, fallback="error")(x), expected)
+    assert "loopfuse" not in lf.jit(outer).lower(x).as_hlo_text()
+    assert_close(jax.grad(lf.jit(outer, fallback="error"))(x), jax.grad(jax.jit(outer))(x))
+    # Outside any lf.jit lowering it stays its own kernel.
+    assert "loopfuse_cpu" in jax.jit(outer).lower(x).as_text(dialect="hlo")
+
+
 def test_typed_prng_keys_compile_and_give_jax_random_bits() -> None:
     # jax.random.key(...) arguments reach the HLO through a "Sharding" custom call (an annotation,
     # the identity on one device): loopfuse compiles it instead of falling back to XLA.
