@@ -78,20 +78,23 @@ Values reduce(InstrContext& c) {
   return resultsOf(op);
 }
 
+// The `window` attribute of reduce-window / select-and-scatter (none: a 1x..x1 window).
+std::vector<hlo::WindowDim> windowOf(InstrContext& c, int rank) {
+  const hlo::Attribute* window = c.optAttr("window");
+  std::vector<hlo::WindowDim> dims(static_cast<size_t>(rank));
+  if (window) dims = hlo::readWindow(*window);
+  for (const hlo::WindowDim& d : dims) {
+    if (d.reversal) c.fail(c.inst.opcode + " with window_reversal is not supported");
+  }
+  return dims;
+}
+
 Values reduceWindow(InstrContext& c) {
   c.expectOperandsAtLeast(2);
   Values operands = allLeaves(c);
   std::vector<std::vector<ir::Type>> params = reducerParams(c);
   ir::ReduceWindowAttrs attrs;
-  const hlo::Attribute* window = c.optAttr("window");
-  std::vector<hlo::WindowDim> dims;
-  if (window) {
-    dims = hlo::readWindow(*window);
-  } else {
-    dims.resize(operands[0]->type.rank());  // no window attribute: a 1x..x1 window
-  }
-  for (const hlo::WindowDim& d : dims) {
-    if (d.reversal) c.fail("reduce-window with window_reversal is not supported");
+  for (const hlo::WindowDim& d : windowOf(c, operands[0]->type.rank())) {
     attrs.sizes.push_back(d.size);
     attrs.strides.push_back(d.stride);
     attrs.padLow.push_back(d.padLow);
@@ -145,15 +148,7 @@ Values selectAndScatter(InstrContext& c) {
   c.expectOperands(3);
   ir::Value* operand = c.array(0);
   ir::SelectAndScatterAttrs attrs;
-  const hlo::Attribute* window = c.optAttr("window");
-  std::vector<hlo::WindowDim> dims;
-  if (window) {
-    dims = hlo::readWindow(*window);
-  } else {
-    dims.resize(operand->type.rank());  // no window attribute: a 1x..x1 window
-  }
-  for (const hlo::WindowDim& d : dims) {
-    if (d.reversal) c.fail("select-and-scatter with window_reversal is not supported");
+  for (const hlo::WindowDim& d : windowOf(c, operand->type.rank())) {
     if (d.baseDilation != 1 || d.windowDilation != 1) {
       c.fail("select-and-scatter with a dilated window is not supported (XLA has none)");
     }
