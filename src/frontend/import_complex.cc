@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "frontend/complex_parts.h"
 #include "frontend/importer.h"
 #include "hlo/attributes.h"
 
@@ -20,42 +21,7 @@ namespace {
 using ir::OpKind;
 using ir::Value;
 
-bool isComplexOperand(const InstrContext& c, size_t i) {
-  return complexPartType(c.operandShape(i).elementType).has_value();
-}
-
-// The (real, imaginary) leaves of operand i; a real operand gives itself and no imaginary part.
-std::array<Value*, 2> parts(InstrContext& c, size_t i) {
-  if (!isComplexOperand(c, i)) return {c.array(i), nullptr};
-  if (c.operands[i].size() != 2)
-    c.fail(c.inst.opcode + " operand " + std::to_string(i) + " must be an array");
-  return {c.operands[i][0], c.operands[i][1]};
-}
-
-Value* op1(InstrContext& c, OpKind k, Values ops, const ir::Type& t, ir::Attrs a = ir::NoAttrs{}) {
-  return c.emit(k, std::move(ops), {t}, std::move(a))->result();
-}
 Value* binary(InstrContext& c, OpKind k, Value* a, Value* b) { return op1(c, k, {a, b}, a->type); }
-
-Value* compareOp(InstrContext& c, ir::CompareDirection d, Value* a, Value* b) {
-  ir::Type t{DType::Pred, a->type.dims};
-  return op1(c, OpKind::Compare, {a, b}, t, ir::CompareAttrs{d, ir::CompareType::Float});
-}
-
-// A scalar float constant broadcast to `like`'s shape.
-Value* splat(InstrContext& c, const ir::Type& like, double v) {
-  ir::Type scalar{like.dtype, {}};
-  std::vector<uint8_t> bytes(byteSize(like.dtype));
-  if (like.dtype == DType::F32) {
-    float f = static_cast<float>(v);
-    std::memcpy(bytes.data(), &f, sizeof f);
-  } else {
-    std::memcpy(bytes.data(), &v, sizeof v);
-  }
-  Value* s = op1(c, OpKind::Constant, {}, scalar, ir::ConstantAttrs{std::move(bytes)});
-  if (like.dims.empty()) return s;
-  return op1(c, OpKind::Broadcast, {s}, like, ir::BroadcastAttrs{});
-}
 
 // The ordinary handler of this opcode, run once on the real parts and once on the imaginary
 // parts of the complex operands (real operands, such as indices or a select's predicate, go to
@@ -98,40 +64,6 @@ Values multiply(InstrContext& c) {
   Value* bx = binary(c, OpKind::Multiply, b, x);
   return {binary(c, OpKind::Subtract, ax, by), binary(c, OpKind::Add, ay, bx)};
 }
-
-// Real ops on the parts, with the shape and dtype of the first operand (comparisons give pred).
-struct PartOps {
-  InstrContext& c;
-  ir::Type t;
-  ir::Type pred() const { return ir::Type{DType::Pred, t.dims}; }
-  Value* add(Value* a, Value* b) { return op1(c, OpKind::Add, {a, b}, t); }
-  Value* sub(Value* a, Value* b) { return op1(c, OpKind::Subtract, {a, b}, t); }
-  Value* mul(Value* a, Value* b) { return op1(c, OpKind::Multiply, {a, b}, t); }
-  Value* div(Value* a, Value* b) { return op1(c, OpKind::Divide, {a, b}, t); }
-  Value* abs(Value* a) { return op1(c, OpKind::Abs, {a}, t); }
-  Value* neg(Value* a) { return op1(c, OpKind::Negate, {a}, t); }
-  Value* select(Value* p, Value* a, Value* b) { return op1(c, OpKind::Select, {p, a, b}, t); }
-  Value* eq(Value* a, Value* b) { return compareOp(c, ir::CompareDirection::EQ, a, b); }
-  Value* lt(Value* a, Value* b) { return compareOp(c, ir::CompareDirection::LT, a, b); }
-  Value* isNan(Value* a) { return compareOp(c, ir::CompareDirection::NE, a, a); }
-  Value* both(Value* p, Value* q) { return op1(c, OpKind::And, {p, q}, pred()); }
-  Value* either(Value* p, Value* q) { return op1(c, OpKind::Or, {p, q}, pred()); }
-  Value* no(Value* p) { return op1(c, OpKind::Not, {p}, pred()); }
-  Value* splat(double v) { return frontend::splat(c, t, v); }
-  // Whether the sign bit is set (-0 and negative NaNs too): the bits read as a signed integer.
-  Value* signBit(Value* a) {
-    ir::Type bits{t.dtype == DType::F32 ? DType::S32 : DType::S64, t.dims};
-    Value* i = op1(c, OpKind::BitcastConvert, {a}, bits);
-    Value* zero = op1(c, OpKind::Constant, {}, ir::Type{bits.dtype, {}},
-                      ir::ConstantAttrs{std::vector<uint8_t>(byteSize(bits.dtype), 0)});
-    if (!t.dims.empty()) zero = op1(c, OpKind::Broadcast, {zero}, bits, ir::BroadcastAttrs{});
-    return op1(c, OpKind::Compare, {i, zero}, pred(),
-               ir::CompareAttrs{ir::CompareDirection::LT, ir::CompareType::Signed});
-  }
-  Value* copySign(Value* magnitude, Value* sign) {
-    return select(signBit(sign), neg(magnitude), magnitude);
-  }
-};
 
 // (a + bi) / (x + yi) as XLA computes it: Smith's algorithm (the ratio of the smaller part of the
 // divisor to the larger, so that x^2 + y^2 never overflows), then, where both parts came out NaN,
@@ -187,19 +119,6 @@ Values divide(InstrContext& c) {
     return o.select(bothNan, special, plain);
   };
   return {pick(zeroRe, infRe, smallRe, re), pick(zeroIm, infIm, smallIm, im)};
-}
-
-// |a + bi| as XLA computes it: m sqrt(1 + (n/m)^2) with m = max(|a|, |b|), n = min (no overflow
-// of a^2 + b^2); where that is NaN (0 and 0, inf and inf, a NaN part) the result is n.
-Value* magnitude(InstrContext& c, Value* a, Value* b) {
-  PartOps o{c, a->type};
-  Value* fa = o.abs(a);
-  Value* fb = o.abs(b);
-  Value* m = op1(c, OpKind::Maximum, {fa, fb}, a->type);
-  Value* n = op1(c, OpKind::Minimum, {fa, fb}, a->type);
-  Value* q = o.div(n, m);
-  Value* r = o.mul(m, op1(c, OpKind::Sqrt, {o.add(o.splat(1.0), o.mul(q, q))}, a->type));
-  return o.select(o.isNan(r), n, r);
 }
 
 Values abs(InstrContext& c) {
@@ -340,6 +259,7 @@ const HandlerTable& complexHandlers() {
     t["constant"] = constant;
     t["dot"] = dot;
     t["fft"] = importFft;
+    addComplexMathHandlers(t);
     return t;
   }();
   return table;

@@ -358,3 +358,47 @@ def elementwise_half_edges(h, b):
         jnp.sort(b),
         jnp.maximum(h, -h),
     )
+
+
+# Real and imaginary parts for the complex functions' grid: zeros of both signs, the ordinary,
+# large real parts (tanh saturates: e^80 fits in f32, e^800 overflows f64 too), tiny values
+# (expm1's cancellation), infinities and NaN.
+COMPLEX_PARTS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.0, 40.0, -40.0, 400.0, -400.0]
+COMPLEX_PARTS += [1e-20, -1e-20, np.inf, -np.inf, np.nan]
+
+
+def _complex_math_args(rng, dtype):
+    grid = np.array([complex(r, i) for r in COMPLEX_PARTS for i in COMPLEX_PARTS], dtype)
+    z = np.concatenate([grid, (normal(rng, (32,)) * 2 + 1j * normal(rng, (32,)) * 2).astype(dtype)])
+    w = (normal(rng, z.shape) + 1j * normal(rng, z.shape)).astype(dtype)
+    w[:3] = [0, 0.5, 2 + 0j]  # the zero, a real and an integer exponent
+    return z, w
+
+
+def _complex_math(z, w):
+    # tanh, tan, expm1, rsqrt and power (complex ** complex, ** a real scalar, ** integers: jax
+    # converts the exponent and emits power for all three).
+    return (
+        jnp.tanh(z),
+        jnp.tan(z),
+        jnp.expm1(z),
+        lax.rsqrt(z),
+        z**w,
+        z ** (0.5 + 0.25j),
+        z**2.5,
+        lax.pow(z, (jnp.arange(z.size) % 7 - 3).astype(jnp.int32)),
+    )
+
+
+@program("elementwise_complex_math", args=lambda rng: _complex_math_args(rng, np.complex64))
+def elementwise_complex_math(z, w):
+    return _complex_math(z, w)
+
+
+@program(
+    "elementwise_complex_math_c128",
+    args=lambda rng: _complex_math_args(rng, np.complex128),
+    x64=True,
+)
+def elementwise_complex_math_c128(z, w):
+    return _complex_math(z, w)
