@@ -186,12 +186,12 @@ ENTRY main {
   r = f32[4] rng(x, x), distribution=rng_uniform
   k = f32[4] custom-call(x), custom_call_target="foo"
   z = c64[4] fft(x), fft_type=RFFT, fft_length={6}
-  c = c64[4] tanh(z)
+  c = c64[4] cosine(z)
   ROOT t = (f8e4m3fn[4], f32[4], f32[4], c64[4]) tuple(f, r, k, c)
 })");
   EXPECT_NE(err.find("test.hlo:4:7: error: unsupported element type 'f8e4m3fn'"), std::string::npos)
       << err;
-  EXPECT_NE(err.find("test.hlo:8:14: error: unsupported op 'tanh' on complex numbers (c64[4]) "
+  EXPECT_NE(err.find("test.hlo:8:14: error: unsupported op 'cosine' on complex numbers (c64[4]) "
                      "(instruction c in computation main)"),
             std::string::npos)
       << err;
