@@ -107,7 +107,8 @@ TEST(ComplexImport, ErrorsAtTheInstruction) {
   const std::string head = "HloModule m\nENTRY main {\n  ";
   for (const auto& [body, message] : std::vector<std::pair<std::string, std::string>>{
            {"z = c64[4] parameter(0)\n  ROOT t = c64[4] cosine(z)",
-            "test.hlo:4:19: error: unsupported op 'cosine' on complex numbers (c64[4]) (instruction "
+            "test.hlo:4:19: error: unsupported op 'cosine' on complex numbers (c64[4]) "
+            "(instruction "
             "t in computation main); run this function with jax.jit instead"},
            {"z = c64[4] parameter(0)\n  ROOT t = pred[4] compare(z, z), direction=LT",
             "compare LT of complex numbers (only EQ and NE are defined)"},
