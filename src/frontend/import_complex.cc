@@ -269,7 +269,7 @@ bool importsComplexLeaves(std::string_view opcode) {
   return opcode == "tuple" || opcode == "get-tuple-element" || opcode == "call" ||
          opcode == "while" || opcode == "conditional" || opcode == "opt-barrier" ||
          opcode == "optimization-barrier" || opcode == "reduce" || opcode == "reduce-window" ||
-         opcode == "scatter";
+         opcode == "scatter" || opcode == "sort";
 }
 
 bool needsComplexRule(const hlo::Computation& comp, const hlo::Instruction& inst) {

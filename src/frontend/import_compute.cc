@@ -14,13 +14,6 @@ std::vector<int64_t> optIntList(InstrContext& c, std::string_view name) {
   return a ? hlo::readIntList(*a) : std::vector<int64_t>{};
 }
 
-// Scalar region parameters: one per entry, each a single scalar of that dtype.
-std::vector<std::vector<ir::Type>> scalarParams(const std::vector<DType>& dtypes) {
-  std::vector<std::vector<ir::Type>> out;
-  for (DType t : dtypes) out.push_back({ir::Type{t, {}}});
-  return out;
-}
-
 Values dot(InstrContext& c) {
   c.expectOperands(2);
   ir::DotAttrs attrs{optIntList(c, "lhs_batch_dims"), optIntList(c, "rhs_batch_dims"),
@@ -58,12 +51,6 @@ Values allLeaves(InstrContext& c) {
       out.push_back(c.array(i));
     }
   }
-  return out;
-}
-
-Values allArrays(InstrContext& c) {
-  Values out;
-  for (size_t i = 0; i < c.operands.size(); ++i) out.push_back(c.array(i));
   return out;
 }
 
@@ -167,19 +154,37 @@ Values selectAndScatter(InstrContext& c) {
   return resultsOf(op);
 }
 
+// A complex operand sorts as two IR operands, its parts, which the comparator reads as one complex
+// scalar (jnp.sort compares real parts, then imaginary parts). HLO's comparator takes (a_i, b_i)
+// per operand, so (a_re, a_im, b_re, b_im) for a complex one; the IR's takes (a, b) per IR operand:
+// (a_re, b_re, a_im, b_im). The region's arguments are put in the IR's order.
 Values sort(InstrContext& c) {
   c.expectOperandsAtLeast(1);
-  Values operands = allArrays(c);
+  Values operands = allLeaves(c);
   std::vector<int64_t> dims = hlo::readIntList(c.attr("dimensions"));
   if (dims.size() != 1) c.fail("sort needs exactly one dimension");
-  std::vector<DType> params;
-  for (const ir::Value* v : operands) {
-    params.push_back(v->type.dtype);
-    params.push_back(v->type.dtype);
+  std::vector<std::vector<ir::Type>> params;
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    params.push_back(scalarLeaves(c, i));
+    params.push_back(scalarLeaves(c, i));
   }
   ir::Op* op = c.emit(OpKind::Sort, operands, c.resultTypes(),
                       ir::SortAttrs{dims[0], optBool(c, "is_stable")});
-  c.addRegion(op, "to_apply", scalarParams(params));
+  ir::Region* comparator = c.addRegion(op, "to_apply", params);
+  std::vector<std::unique_ptr<ir::Value>> hloOrder = std::move(comparator->args);
+  comparator->args.clear();
+  size_t first = 0;
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    const size_t leaves = params[2 * i].size();
+    for (size_t p = 0; p < leaves; ++p) {
+      comparator->args.push_back(std::move(hloOrder[first + p]));
+      comparator->args.push_back(std::move(hloOrder[first + leaves + p]));
+    }
+    first += 2 * leaves;
+  }
+  for (size_t k = 0; k < comparator->args.size(); ++k) {
+    comparator->args[k]->index = static_cast<int>(k);
+  }
   c.check(op);
   return resultsOf(op);
 }

@@ -112,6 +112,27 @@ def sort_values(x, k):
     )
 
 
+def _complex_keys(rng: np.random.Generator) -> np.ndarray:
+    # Repeated real parts (the imaginary part decides), NaN and infinite parts, both zeros.
+    re = np.round(normal(rng, (4, 12)) * 1.5)
+    im = np.round(normal(rng, (4, 12)) * 1.5)
+    re[0, :4] = [np.nan, -0.0, np.inf, -np.inf]
+    im[1, :4] = [np.nan, -0.0, 0.0, np.inf]
+    return (re + 1j * im).astype(np.complex64)
+
+
+@program("sort_complex", args=lambda rng: (_complex_keys(rng), normal(rng, (4, 12))))
+def sort_complex(z, x):
+    # jnp.sort of complex numbers: real parts, then imaginary parts, in total order with NaN
+    # last and -0 equal to 0; argsort and a complex key carrying a real payload.
+    return (
+        jnp.sort(z, axis=1),
+        jnp.sort(z, axis=0, descending=True),
+        jnp.argsort(z.ravel(), stable=True),
+        lax.sort((z, x), dimension=1, num_keys=1),
+    )
+
+
 @program("sort_argsort", args=lambda rng: (normal(rng, (3, 10)), ints(rng, (20,), 0, 4)))
 def sort_argsort(x, k):
     # argsort is a variadic sort over (keys, iota); stable, so ties keep their order.

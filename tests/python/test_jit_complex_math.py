@@ -94,3 +94,23 @@ def test_grad(dtype):
         )
 
     check(jax.grad(loss, argnums=(0, 1)), z, w)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_sort(dtype):
+    # jnp.sort compares real parts, then imaginary parts (NaN last, -0 equal to 0); loopfuse sorts
+    # the parts as two operands with jax's comparator, so the order is jax's, ties stable.
+    z = grid(dtype)
+    z = z[np.random.default_rng(3).permutation(z.size)]
+
+    def sorts(v):
+        return (
+            jnp.sort(v),
+            jnp.argsort(v, stable=True),
+            jnp.sort(v[:250].reshape(10, 25), axis=0, descending=True),
+            jnp.sort_complex(v.real.astype(v.dtype)),
+            lax.sort((v, jnp.arange(v.size)), num_keys=1),
+        )
+
+    check(sorts, z)
+    check(jax.vmap(sorts), z[:240].reshape(8, 30))

@@ -89,11 +89,11 @@ TEST(CliInspect, SupportedProgramExitsZero) {
 }
 
 TEST(CliInspect, UnsupportedOpExitsOneAndSaysWhere) {
-  Result r = loopfuse("inspect " + testdata("complex_sort.hlo"));
+  Result r = loopfuse("inspect " + testdata("complex_clamp.hlo"));
   EXPECT_EQ(r.exitCode, 1) << r.err;
-  EXPECT_TRUE(contains(r.out, "sort: 1")) << r.out;
-  EXPECT_TRUE(contains(r.err, "complex_sort.hlo:")) << r.err;
-  EXPECT_TRUE(contains(r.err, "unsupported op 'sort' on complex numbers (c64[3])")) << r.err;
+  EXPECT_TRUE(contains(r.out, "clamp: 1")) << r.out;
+  EXPECT_TRUE(contains(r.err, "complex_clamp.hlo:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "unsupported op 'clamp' on complex numbers (c64[3])")) << r.err;
   EXPECT_TRUE(contains(r.err, "error:")) << r.err;
   EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
 }
@@ -218,8 +218,8 @@ TEST(CliShow, IrEmitExplain) {
     Result explain = loopfuse("explain " + testdata("loop.hlo") + " --target " + target);
     EXPECT_EQ(explain.exitCode, 0) << explain.err;
   }
-  expectUserError(loopfuse("emit " + testdata("complex_sort.hlo") + " --target cpu"),
-                  "complex_sort.hlo:");
+  expectUserError(loopfuse("emit " + testdata("complex_clamp.hlo") + " --target cpu"),
+                  "complex_clamp.hlo:");
   expectUserError(loopfuse("ir " + testdata("malformed.hlo")), "malformed.hlo:4:");
 }
 
