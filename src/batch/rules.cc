@@ -418,6 +418,7 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
     case OpKind::Lu:
     case OpKind::Qr:
     case OpKind::HouseholderProduct:
+    case OpKind::Ormqr:
     case OpKind::Eigh:
     case OpKind::Svd: {
       // Each matrix (the last two dimensions) is solved on its own: any batch dimension maps.

@@ -477,6 +477,9 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::HouseholderProduct:
       emitHouseholderProduct(op);
       break;
+    case K::Ormqr:
+      emitOrmqr(op);
+      break;
     case K::Eigh:
       emitEigh(op);
       break;

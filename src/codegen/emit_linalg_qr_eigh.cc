@@ -51,6 +51,44 @@ void Emitter::emitHouseholderProduct(const ir::Op& op) {
   barrier();
 }
 
+// out = ormqr(a, taus, c): a copy of c, multiplied in place. The reflectors (a's first k columns)
+// and the taus are copied to local arrays first: either may be an operand that is not in memory.
+void Emitter::emitOrmqr(const ir::Op& op) {
+  const ir::Value* a = op.operands[0];
+  const ir::Value* taus = op.operands[1];
+  const ir::Value* c = op.operands[2];
+  const ir::Value* out = op.result();
+  const auto& attrs = op.attr<ir::OrmqrAttrs>();
+  const int rank = c->type.rank();
+  const int64_t nq = a->type.dims[rank - 2], an = a->type.dims[rank - 1];
+  const int64_t m = c->type.dims[rank - 2], n = c->type.dims[rank - 1];
+  const int64_t k = taus->type.dims.back();
+  const int64_t matrices = m * n == 0 ? 0 : c->type.numElements() / (m * n);
+  const std::string T = cType(a->type.dtype);
+  const std::string ks = std::to_string(k);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  copyMatrix(out, c, "base", m * n);
+  if (k > 0) {
+    line(T + " refl[" + std::to_string(nq * k) + "];");
+    open("for (int64_t e = 0; e < " + std::to_string(nq * k) + "; ++e)");
+    line("refl[e] = " +
+         at(a, "mat * " + std::to_string(nq * an) + " + e / " + ks + " * " + std::to_string(an) +
+                   " + e % " + ks) +
+         ";");
+    close();
+    line(T + " tau[" + ks + "];");
+    open("for (int64_t e = 0; e < " + ks + "; ++e)");
+    line("tau[e] = " + at(taus, "mat * " + ks + " + e") + ";");
+    close();
+    line("lf_ormqr(refl, " + std::to_string(nq) + ", " + ks + ", " + ks + ", tau, &" +
+         at(out, "base") + ", " + std::to_string(m) + ", " + std::to_string(n) + ", " +
+         (attrs.left ? "true" : "false") + ", " + (attrs.transpose ? "true" : "false") + ");");
+  }
+  close();
+  barrier();
+}
+
 // (vectors, values, info) = syevd(a), lower triangle.
 void Emitter::emitEigh(const ir::Op& op) {
   const ir::Value* a = op.operands[0];

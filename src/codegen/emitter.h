@@ -215,9 +215,10 @@ class Emitter {
                              const plan::ConvolutionPack& pack);  // emit_convolution_pixels.cc
   void emitConvolutionPixelTiles(const ir::Op& op, const plan::ConvolutionPack& pack,
                                  int vectorBytes);
-  void emitLu(const ir::Op& op);                   // emit_linalg.cc
-  void emitQr(const ir::Op& op);                   // emit_linalg_qr_eigh.cc
-  void emitHouseholderProduct(const ir::Op& op);   // emit_linalg_qr_eigh.cc
+  void emitLu(const ir::Op& op);  // emit_linalg.cc
+  void emitQr(const ir::Op& op);  // emit_linalg_qr_eigh.cc
+  void emitHouseholderProduct(const ir::Op& op);
+  void emitOrmqr(const ir::Op& op);                // emit_linalg_qr_eigh.cc
   void emitEigh(const ir::Op& op);                 // emit_linalg_qr_eigh.cc
   void emitSvd(const ir::Op& op);                  // emit_linalg_svd.cc
   void emitFft(const ir::Op& op);                  // emit_fft.cc

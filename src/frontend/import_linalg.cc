@@ -111,6 +111,31 @@ Values householderProduct(InstrContext& c, const std::string& target) {
       c, target, c.emit(OpKind::HouseholderProduct, {c.array(0), c.array(1)}, {c.array(0)->type}));
 }
 
+// ormqr(a, taus, c) -> Q c, Q^T c, c Q or c Q^T (backend_config left / transpose). The kernel
+// copies the reflectors to a local array: at most kOrmqrMaxReflectorElements of them.
+constexpr int64_t kOrmqrMaxReflectorElements = 16384;
+
+Values ormqr(InstrContext& c, const std::string& target,
+             const std::map<std::string, std::string>& config) {
+  c.expectOperands(3);
+  auto flag = [&](const char* name) {
+    auto it = config.find(name);
+    if (it == config.end()) c.fail(target + " needs '" + name + "' in its backend_config");
+    return it->second == "true";
+  };
+  ir::OrmqrAttrs attrs{flag("left"), flag("transpose")};
+  ir::Value* a = c.array(0);
+  ir::Value* taus = c.array(1);
+  if (a->type.rank() >= 2 && taus->type.rank() >= 1 &&
+      a->type.dims[a->type.rank() - 2] * taus->type.dims.back() > kOrmqrMaxReflectorElements) {
+    c.fail("unsupported " + target + " of " + a->type.toString() + " with " +
+           std::to_string(taus->type.dims.back()) + " reflectors: loopfuse applies at most " +
+           std::to_string(kOrmqrMaxReflectorElements) + " reflector elements; jax.jit runs it");
+  }
+  return declaredResults(c, target,
+                         c.emit(OpKind::Ormqr, {a, taus, c.array(2)}, {c.array(2)->type}, attrs));
+}
+
 // syevd(a) -> (vectors, values, info). LAPACK solves the tridiagonal problem by QL/QR iteration
 // up to 25 rows and by divide and conquer above; the eigenvectors' signs are that algorithm's
 // choice, and only QL/QR is ported, so only those sizes are taken (and only the lower triangle,
@@ -220,6 +245,7 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   if (target.find("geqrf") != std::string::npos) return qr(c, target);
   if (target.find("orgqr") != std::string::npos) return householderProduct(c, target);
   if (target.find("syevd") != std::string::npos) return eigh(c, target, config);
+  if (target.find("ormqr") != std::string::npos) return ormqr(c, target, config);
   if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
     return svd(c, target, config);
   }

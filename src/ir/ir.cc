@@ -170,6 +170,8 @@ const char* opKindName(OpKind k) {
       return "qr";
     case OpKind::HouseholderProduct:
       return "householder-product";
+    case OpKind::Ormqr:
+      return "ormqr";
     case OpKind::Eigh:
       return "eigh";
     case OpKind::Svd:

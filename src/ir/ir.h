@@ -109,6 +109,7 @@ enum class OpKind : uint8_t {
   LuPivotsToPermutation,
   Qr,
   HouseholderProduct,
+  Ormqr,
   Eigh,
   Svd,
   Convolution,
@@ -298,6 +299,14 @@ struct CholeskyAttrs {
 // vectors u [..., m, k] (m x m with fullMatrices) and the right ones vt [..., k, n] (n x n); info
 // s32[...]): LAPACK's gesdd, a = u diag(values) vt; info 0, -4 for a NaN in a, or > 0 when the
 // iteration did not converge (the results are then unspecified).
+// Ormqr (operands a [..., nq, n] holding k reflectors in its columns as geqrf leaves them, taus
+// [..., k], c [..., m, n']; one result, c's type): LAPACK's ormqr, Q = H(0) ... H(k-1) applied to
+// c: Q c, Q^T c (left, nq = m), c Q, c Q^T (right, nq = n').
+struct OrmqrAttrs {
+  bool left = true;
+  bool transpose = false;
+  bool operator==(const OrmqrAttrs&) const = default;
+};
 struct SvdAttrs {
   bool computeUv = true;
   bool fullMatrices = false;
@@ -333,7 +342,7 @@ using Attrs =
                  SliceAttrs, DynamicSliceAttrs, ConcatenateAttrs, PadAttrs, ReverseAttrs, DotAttrs,
                  ReduceAttrs, ReduceWindowAttrs, GatherAttrs, ScatterAttrs, SelectAndScatterAttrs,
                  SortAttrs, ConditionalAttrs, CholeskyAttrs, TriangularSolveAttrs, ConvolutionAttrs,
-                 ReducePrecisionAttrs, HostCallbackAttrs, FftAttrs, SvdAttrs>;
+                 ReducePrecisionAttrs, HostCallbackAttrs, FftAttrs, SvdAttrs, OrmqrAttrs>;
 
 struct Op;
 struct Region;

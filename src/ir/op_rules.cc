@@ -283,6 +283,7 @@ std::string checkOp(const Op& op) {
     case OpKind::LuPivotsToPermutation:
     case OpKind::Qr:
     case OpKind::HouseholderProduct:
+    case OpKind::Ormqr:
     case OpKind::Eigh:
     case OpKind::Svd:
     case OpKind::Fft:

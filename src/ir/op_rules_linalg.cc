@@ -147,6 +147,35 @@ std::string checkHouseholderProduct(const Op& op) {
   return "";
 }
 
+std::string checkOrmqr(const Op& op) {
+  auto* attrs = std::get_if<OrmqrAttrs>(&op.attrs);
+  if (!attrs) return "ormqr needs OrmqrAttrs";
+  if (op.operands.size() != 3 || op.results.size() != 1) {
+    return "ormqr takes (a, taus, c) and gives one result";
+  }
+  const Type& a = op.operands[0]->type;
+  const Type& taus = op.operands[1]->type;
+  const Type& c = op.operands[2]->type;
+  if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  if (auto e = floatMatrices(op, c); !e.empty()) return e;
+  const int64_t nq = a.dims[a.rank() - 2], n = a.dims[a.rank() - 1];
+  const int64_t k = taus.rank() == a.rank() - 1 ? taus.dims.back() : -1;
+  if (taus != Type{a.dtype, batchOf(a, k)} || k > n || k > nq) {
+    return "shape mismatch: ormqr of a " + a.toString() + " needs taus [..., k] with a's batch " +
+           "and dtype and k <= both dimensions, got " + taus.toString();
+  }
+  const int64_t cDim = c.dims[attrs->left ? c.rank() - 2 : c.rank() - 1];
+  if (c.dtype != a.dtype || batchOf(c, -1) != batchOf(a, -1) || cDim != nq) {
+    return std::string("shape mismatch: ormqr ") + (attrs->left ? "left" : "right") + " of a " +
+           a.toString() + " needs c with a's batch and dtype and " + std::to_string(nq) +
+           (attrs->left ? " rows" : " columns") + ", got " + c.toString();
+  }
+  if (op.result()->type != c) {
+    return "type mismatch: ormqr gives " + c.toString() + ", not " + op.result()->type.toString();
+  }
+  return "";
+}
+
 std::string checkEigh(const Op& op) {
   if (op.operands.size() != 1 || op.results.size() != 3) {
     return "eigh takes one operand and gives (vectors, values, info)";
@@ -241,6 +270,8 @@ std::string checkLinalg(const Op& op) {
       return checkQr(op);
     case OpKind::HouseholderProduct:
       return checkHouseholderProduct(op);
+    case OpKind::Ormqr:
+      return checkOrmqr(op);
     case OpKind::Eigh:
       return checkEigh(op);
     case OpKind::Svd:

@@ -132,6 +132,8 @@ std::string formatAttrs(const Attrs& attrs) {
              << " pad_low=" << joinInts(a.padLow) << " pad_high=" << joinInts(a.padHigh)
              << " base_dilation=" << joinInts(a.baseDilation)
              << " window_dilation=" << joinInts(a.windowDilation);
+        } else if constexpr (std::is_same_v<T, OrmqrAttrs>) {
+          os << (a.left ? " left" : " right") << (a.transpose ? " transpose" : "");
         } else if constexpr (std::is_same_v<T, SelectAndScatterAttrs>) {
           os << " sizes=" << joinInts(a.sizes) << " strides=" << joinInts(a.strides)
              << " pad_low=" << joinInts(a.padLow) << " pad_high=" << joinInts(a.padHigh);

@@ -163,13 +163,13 @@ class Planner {
     }
     // These write their results at indices computed at run time, or through a pointer (the QR
     // and eigh functions of lf_linalg.h), which locals cannot take.
-    bool localAllowed = op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter &&
-                        op.kind != ir::OpKind::SelectAndScatter &&
-                        op.kind != ir::OpKind::Cholesky && op.kind != ir::OpKind::Lu &&
-                        op.kind != ir::OpKind::TriangularSolve &&
-                        op.kind != ir::OpKind::LuPivotsToPermutation && op.kind != ir::OpKind::Qr &&
-                        op.kind != ir::OpKind::HouseholderProduct && op.kind != ir::OpKind::Eigh &&
-                        op.kind != ir::OpKind::Svd && op.kind != ir::OpKind::Fft;
+    bool localAllowed =
+        op.kind != ir::OpKind::Sort && op.kind != ir::OpKind::Scatter &&
+        op.kind != ir::OpKind::SelectAndScatter && op.kind != ir::OpKind::Cholesky &&
+        op.kind != ir::OpKind::Lu && op.kind != ir::OpKind::TriangularSolve &&
+        op.kind != ir::OpKind::LuPivotsToPermutation && op.kind != ir::OpKind::Qr &&
+        op.kind != ir::OpKind::HouseholderProduct && op.kind != ir::OpKind::Ormqr &&
+        op.kind != ir::OpKind::Eigh && op.kind != ir::OpKind::Svd && op.kind != ir::OpKind::Fft;
     if (options_.localMaxElements > 0 && isSmall(v) && localAllowed && !needsMemory_.count(v)) {
       set(v, StorageKind::Local);
       return;

@@ -108,6 +108,24 @@ TEST(LinalgImport, ErrorsNameTheCall) {
            {"a = f32[4,3] parameter(0)\n  t = f32[4] parameter(1)\n  ROOT q = f32[4,3] "
             "custom-call(a, t), custom_call_target=\"lapack_sorgqr_ffi\", backend_config={}",
             "m >= n >= k, got f32[4]"},
+           {"a = f32[6,4] parameter(0)\n  t = f32[4] parameter(1)\n  b = f32[5,2] parameter(2)\n  "
+            "ROOT o = f32[5,2] custom-call(a, t, b), custom_call_target=\"lapack_sormqr_ffi\", "
+            "backend_config={left = true, transpose = true}",
+            "ormqr left of a f32[6,4] needs c with a's batch and dtype and 6 rows, got f32[5,2]"},
+           {"a = f32[6,4] parameter(0)\n  t = f32[5] parameter(1)\n  b = f32[6,2] parameter(2)\n  "
+            "ROOT o = f32[6,2] custom-call(a, t, b), custom_call_target=\"lapack_sormqr_ffi\", "
+            "backend_config={left = true, transpose = true}",
+            "ormqr of a f32[6,4] needs taus [..., k] with a's batch and dtype and k <= both "
+            "dimensions, got f32[5]"},
+           {"a = f32[6,4] parameter(0)\n  t = f32[4] parameter(1)\n  b = f32[6,2] parameter(2)\n  "
+            "ROOT o = f32[6,2] custom-call(a, t, b), custom_call_target=\"lapack_sormqr_ffi\", "
+            "backend_config={left = true}",
+            "lapack_sormqr_ffi needs 'transpose' in its backend_config"},
+           {"a = f32[200,100] parameter(0)\n  t = f32[100] parameter(1)\n  b = f32[200,1] "
+            "parameter(2)\n  ROOT o = f32[200,1] custom-call(a, t, b), "
+            "custom_call_target=\"lapack_sormqr_ffi\", backend_config={left = true, transpose = "
+            "true}",
+            "unsupported lapack_sormqr_ffi of f32[200,100] with 100 reflectors"},
            {"a = f32[26,30] parameter(0)\n  ROOT s = (f32[26,30], f32[26], f32[26,26], f32[26,30], "
             "s32[]) custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode "
             "= 83 : ui8}",

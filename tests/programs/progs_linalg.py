@@ -274,3 +274,36 @@ def linalg_svd_gauss_newton(t, p0):
 
     _, nuclear = jax.lax.scan(track, jnp.eye(20, 3), jnp.reshape(t, (5, 4)) @ jnp.ones((4, 20)))
     return p, iters, nuclear
+
+
+@program(
+    "linalg_ormqr",
+    args=lambda rng: (
+        normal(rng, (2, 6, 4)),
+        normal(rng, (2, 6, 3)),
+        normal(rng, (2, 5, 6)),
+        normal(rng, (7, 5)),
+        normal(rng, (5,)),
+    ),
+)
+def linalg_ormqr(a, c_left, c_right, tall, b):
+    # lax.linalg.ormqr in its four modes on geqrf's reflectors (a batch of tall matrices), and the
+    # least-squares solve lineax's QR solver builds on it: x = R^-1 (Q^T b)[:n], in a loop.
+    # jnp.linalg.qr's "raw" mode gives geqrf's reflectors, transposed (as numpy does).
+    ht, taus = jnp.linalg.qr(a, mode="raw")
+    h = jnp.swapaxes(ht, -1, -2)
+    modes = [
+        jax.lax.linalg.ormqr(h, taus, c_left, left=True, transpose=False),
+        jax.lax.linalg.ormqr(h, taus, c_left, left=True, transpose=True),
+        jax.lax.linalg.ormqr(h, taus, c_right, left=False, transpose=False),
+        jax.lax.linalg.ormqr(h, taus, c_right, left=False, transpose=True),
+    ]
+
+    def refine(x, _):
+        hqt, tq = jnp.linalg.qr(tall + 0.1 * jnp.outer(jnp.arange(7.0), x), mode="raw")
+        hq = hqt.T
+        qtb = jax.lax.linalg.ormqr(hq, tq, jnp.pad(b, (0, 2))[:, None], left=True, transpose=True)
+        r = jnp.triu(hq[:5, :5])
+        return jax.scipy.linalg.solve_triangular(r, qtb[:5, 0]), x.sum()
+
+    return modes, jax.lax.scan(refine, jnp.zeros(5), None, length=4)

@@ -212,6 +212,43 @@ LF_LINALG_FN void lf_orgqr(T* a, int64_t m, int64_t n, int64_t k, const T* tau) 
   }
 }
 
+// sormqr as orm2r (LAPACK blocks only past 32 reflectors): Q = H(0) ... H(k-1) from the k column
+// reflectors in a (nq rows, row stride lda; reflector i in column i from row i down, its head 1)
+// applied to the m x n matrix c: Q c / Q^T c (left, nq = m) or c Q / c Q^T (right, nq = n). Each
+// H(i) as dlarf: w = C^T v (left) or C v (right), then C += v (-tau w^T) or w (-tau v^T), as dger.
+template <class T>
+LF_LINALG_FN void lf_ormqr(const T* a, int64_t nq, int64_t lda, int64_t k, const T* tau, T* c,
+                           int64_t m, int64_t n, bool left, bool transpose) {
+  // Q c and c Q^T take the last reflector first; Q^T c and c Q the first.
+  const bool lastFirst = left != transpose;
+  for (int64_t step = 0; step < k; ++step) {
+    const int64_t i = lastFirst ? k - 1 - step : step;
+    const T t = tau[i];
+    if (t == (T)0) continue;  // H(i) = I
+    const T* v = a + i * lda + i;
+    const int64_t len = nq - i;
+    if (left) {
+      for (int64_t j = 0; j < n; ++j) {
+        T* cj = c + i * n + j;  // C(i.., j)
+        T w = cj[0];
+        for (int64_t r = 1; r < len; ++r) w += v[r * lda] * cj[r * n];
+        const T scaled = -t * w;
+        cj[0] += scaled;
+        for (int64_t r = 1; r < len; ++r) cj[r * n] += v[r * lda] * scaled;
+      }
+    } else {
+      // Row by row: w[r] reads only row r, which dger then updates element by element.
+      for (int64_t r = 0; r < m; ++r) {
+        T* cr = c + r * n + i;  // C(r, i..)
+        T w = cr[0];
+        for (int64_t s = 1; s < len; ++s) w += cr[s] * v[s * lda];
+        cr[0] += w * -t;
+        for (int64_t s = 1; s < len; ++s) cr[s] += w * (-t * v[s * lda]);
+      }
+    }
+  }
+}
+
 // ssytd2 with uplo 'L': Q^T A Q = T for the symmetric n x n matrix a (its lower triangle read),
 // T tridiagonal with diagonal d[0..n) and off-diagonal e[0..n-1); the reflectors of Q stay below
 // the subdiagonal of a, their scalars in tau[0..n-1).
