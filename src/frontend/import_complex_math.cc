@@ -87,13 +87,18 @@ Value* cosm1(PartOps& o, Value* x) {
       -2.7557319214999787979814E-7, 2.4801587301570552304991E-5,   -1.3888888888888872993737E-3,
       4.1666666666666666609054E-2,
   };
-  Value* large = o.add(o.unary(OpKind::Cos, x), o.splat(-1.0));
+  Value* cosX = o.unary(OpKind::Cos, x);
+  Value* large = o.add(cosX, o.splat(-1.0));
   Value* x2 = o.mul(x, x);
   Value* x4 = o.mul(x2, x2);
   Value* poly = o.splat(kCoeffs[0]);
-  for (size_t i = 1; i < std::size(kCoeffs); ++i)
-    poly = o.add(o.mul(poly, x2), o.splat(kCoeffs[i]));
-  Value* small = o.add(o.mul(x4, poly), o.mul(o.splat(-0.5), x2));
+  for (size_t i = 1; i < std::size(kCoeffs); ++i) {
+    Value* scaled = o.mul(poly, x2);
+    poly = o.add(scaled, o.splat(kCoeffs[i]));
+  }
+  Value* head = o.mul(x4, poly);
+  Value* tail = o.mul(o.splat(-0.5), x2);
+  Value* small = o.add(head, tail);
   return o.select(o.ge(x2, o.splat(0.61685)), large, small);
 }
 
@@ -124,8 +129,11 @@ Values complexRsqrt(InstrContext& c) {
   Value* mx = o.max(absA, absB);
   Value* mn = o.min(absA, absB);
   Value* q = o.div(mn, mx);
-  Value* root = o.unary(OpKind::Sqrt, o.add(o.splat(1.0), o.mul(q, q)));
-  Value* product = o.mul(o.unary(OpKind::Rsqrt, mx), o.unary(OpKind::Rsqrt, root));
+  Value* qq = o.mul(q, q);
+  Value* root = o.unary(OpKind::Sqrt, o.add(o.splat(1.0), qq));
+  Value* rsqrtMx = o.unary(OpKind::Rsqrt, mx);
+  Value* rsqrtRoot = o.unary(OpKind::Rsqrt, root);
+  Value* product = o.mul(rsqrtMx, rsqrtRoot);
   Value* r = o.select(o.isNan(product), o.unary(OpKind::Rsqrt, mn), product);
   Value* t = o.binary(OpKind::Atan2, b, a);
   Value* angle = o.mul(t, o.splat(-0.5));
@@ -135,8 +143,14 @@ Values complexRsqrt(InstrContext& c) {
   Value* inf = o.splat(kInf);
   Value* aZero = o.copySign(zero, a);
   Value* minusBZero = o.mul(o.copySign(zero, b), o.splat(-1.0));
-  Value* atZero = o.both(o.eq(b, zero), o.eq(a, zero));
-  Value* atInf = o.either(o.both(o.eq(absB, inf), o.isNan(a)), o.eq(absA, inf));
+  Value* bZero = o.eq(b, zero);
+  Value* aIsZero = o.eq(a, zero);
+  Value* atZero = o.both(bZero, aIsZero);
+  Value* bInf = o.eq(absB, inf);
+  Value* aNan = o.isNan(a);
+  Value* bInfANan = o.both(bInf, aNan);
+  Value* aInf = o.eq(absA, inf);
+  Value* atInf = o.either(bInfANan, aInf);
   Value* re = o.select(atZero, inf, o.select(atInf, aZero, o.mul(r, cosAngle)));
   Value* im = o.select(atZero, o.splat(kNan), o.select(atInf, minusBZero, o.mul(r, sinAngle)));
   return {re, im};
@@ -157,7 +171,9 @@ Values complexPower(InstrContext& c) {
   Value* arg = o.binary(OpKind::Atan2, b, a);
   Value* coeff = o.mul(absToX, o.unary(OpKind::Exp, o.mul(minusY, arg)));
   Value* logAbs = o.unary(OpKind::Log, abs);
-  Value* q = o.add(o.mul(x, arg), o.mul(y, logAbs));
+  Value* xArg = o.mul(x, arg);
+  Value* yLogAbs = o.mul(y, logAbs);
+  Value* q = o.add(xArg, yLogAbs);
   Value* re = o.mul(coeff, o.unary(OpKind::Cos, q));
   Value* im = o.mul(coeff, o.unary(OpKind::Sin, q));
   Value* zero = o.splat(0.0);
@@ -170,10 +186,16 @@ Values complexPower(InstrContext& c) {
     re = o.select(when, r, re);
     im = o.select(when, i, im);
   };
-  special(o.both(o.both(o.eq(abs, zero), yZero), o.le(zero, x)), o.select(xZero, one, zero), zero);
+  Value* zeroBase = o.both(o.eq(abs, zero), yZero);
+  Value* xNonNegative = o.le(zero, x);
+  Value* zeroBaseCase = o.both(zeroBase, xNonNegative);
+  special(zeroBaseCase, o.select(xZero, one, zero), zero);
   special(o.both(xZero, yZero), one, zero);
-  special(o.both(o.eq(a, one), o.eq(b, zero)), one, zero);
-  Value* realInfBase = o.both(o.eq(a, inf), o.both(o.eq(b, zero), yZero));
+  Value* aOne = o.eq(a, one);
+  Value* bIsZero = o.eq(b, zero);
+  special(o.both(aOne, bIsZero), one, zero);
+  Value* aIsInf = o.eq(a, inf);
+  Value* realInfBase = o.both(aIsInf, o.both(bIsZero, yZero));
   special(o.both(realInfBase, o.gt(x, zero)), inf, zero);
   special(o.both(realInfBase, o.lt(x, zero)), zero, zero);
   return {re, im};
