@@ -21,6 +21,7 @@ void Emitter::copyMatrix(const ir::Value* to, const ir::Value* from, const std::
 // L[i][j] = (a[i][j] - sum_k<j L[i][k] L[j][k]) / L[j][j]. A pivot that is not positive (or NaN)
 // stops the matrix with info = j + 1. The upper factor is the same walk over the transpose.
 void Emitter::emitCholesky(const ir::Op& op) {
+  if (op.operands.size() == 2) return emitComplexCholesky(op);
   const ir::Value* a = op.operands[0];
   const ir::Value* factor = op.result(0);
   const ir::Value* info = op.result(1);
@@ -69,6 +70,7 @@ void Emitter::emitCholesky(const ir::Op& op) {
 // a or a^T, lower or upper. Forward substitution sums k ascending, backward k descending: the
 // order of the reference BLAS trsm.
 void Emitter::emitTriangularSolve(const ir::Op& op) {
+  if (op.operands.size() == 4) return emitComplexTriangularSolve(op);
   const ir::Value* a = op.operands[0];
   const ir::Value* b = op.operands[1];
   const ir::Value* x = op.result();
@@ -121,6 +123,7 @@ void Emitter::emitTriangularSolve(const ir::Op& op) {
 // matrix, the column below the pivot is divided by it, and the trailing block gets the rank-one
 // update. A zero pivot skips the swap and the division and sets info = j + 1 (the first one).
 void Emitter::emitLu(const ir::Op& op) {
+  if (op.operands.size() == 2) return emitComplexLu(op);
   const ir::Value* a = op.operands[0];
   const ir::Value* lu = op.result(0);
   const ir::Value* pivots = op.result(1);

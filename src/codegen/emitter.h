@@ -200,7 +200,15 @@ class Emitter {
                   int64_t elements);           // emit_linalg.cc
   void emitCholesky(const ir::Op& op);         // emit_linalg.cc
   void emitTriangularSolve(const ir::Op& op);  // emit_linalg.cc
-  void emitConvolution(const ir::Op& op);      // emit_convolution.cc
+  // Complex arrays as (real, imaginary) pairs: an element read as an lf_cx, and `value` (an lf_cx
+  // name) stored part by part (emit_linalg_complex.cc).
+  std::string complexAt(const ir::Value* re, const ir::Value* im, const std::string& index);
+  void storeComplex(const ir::Value* re, const ir::Value* im, const std::string& index,
+                    const std::string& value);
+  void emitComplexCholesky(const ir::Op& op);         // emit_linalg_complex.cc
+  void emitComplexTriangularSolve(const ir::Op& op);  // emit_linalg_complex.cc
+  void emitComplexLu(const ir::Op& op);               // emit_linalg_complex.cc
+  void emitConvolution(const ir::Op& op);             // emit_convolution.cc
   // The lhs index of output element outIdx at window position w0, w1, ... (declared): declares
   // the position p<suffix>_<d> in the padded, dilated lhs, the flag `valid` (an lhs element is
   // there) and the index x<suffix>_<d> read (0 where not valid). The feature dim is left empty.

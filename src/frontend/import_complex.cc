@@ -260,6 +260,7 @@ const HandlerTable& complexHandlers() {
     t["dot"] = dot;
     t["fft"] = importFft;
     addComplexMathHandlers(t);
+    addComplexLinalgHandlers(t);
     return t;
   }();
   return table;

@@ -18,7 +18,10 @@ const char* const kKnownCustomCallTargets[] = {
     "cu_lu_pivots_to_permutation", "lapack_sgeqrf_ffi", "lapack_dgeqrf_ffi", "cusolver_geqrf_ffi",
     "lapack_sorgqr_ffi", "lapack_dorgqr_ffi", "cusolver_orgqr_ffi", "lapack_ssyevd_ffi",
     "lapack_dsyevd_ffi", "cusolver_syevd_ffi", "lapack_sgesdd_ffi", "lapack_dgesdd_ffi",
-    "cusolver_gesvdj_ffi", "lapack_sormqr_ffi", "lapack_dormqr_ffi", "cusolver_ormqr_ffi"};
+    "cusolver_gesvdj_ffi", "lapack_sormqr_ffi", "lapack_dormqr_ffi", "cusolver_ormqr_ffi",
+    // Complex linear algebra (import_linalg.cc; cuSOLVER's targets above take complex too).
+    "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi", "lapack_ztrsm_ffi",
+    "lapack_cgetrf_ffi", "lapack_zgetrf_ffi"};
 const size_t kNumKnownCustomCallTargets = std::size(kKnownCustomCallTargets);
 
 bool isKnownCustomCallTarget(std::string_view target) {

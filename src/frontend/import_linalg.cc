@@ -6,6 +6,7 @@
 // The custom calls' operands and results are column-major ({0,1} layouts); loopfuse reads every
 // array by its logical index, so LAPACK's 'L' (the lower triangle of the column-major buffer) is
 // the lower triangle of the logical matrix too.
+#include "frontend/complex_parts.h"
 #include "frontend/importer.h"
 #include "hlo/attributes.h"
 
@@ -43,19 +44,21 @@ std::map<std::string, std::string> backendConfig(InstrContext& c) {
   return a == nullptr ? std::map<std::string, std::string>{} : hlo::readDictionary(*a);
 }
 
-// The (factor, info) pair: info is s32 over a's batch dimensions.
-ir::Op* emitCholesky(InstrContext& c, ir::Value* a, bool lower) {
-  std::vector<int64_t> batch(a->type.dims.begin(),
-                             a->type.dims.end() - std::min<int64_t>(a->type.rank(), 2));
-  return c.emit(OpKind::Cholesky, {a}, {a->type, ir::Type{DType::S32, batch}},
-                ir::CholeskyAttrs{lower});
+// (factor, info) of a matrix given as its parts (one real, or the real and imaginary parts of a
+// complex one), the factor in as many parts; info is s32 over the batch dimensions.
+ir::Op* emitCholesky(InstrContext& c, Values parts, bool lower) {
+  const ir::Type& a = parts[0]->type;
+  std::vector<int64_t> batch(a.dims.begin(), a.dims.end() - std::min<int64_t>(a.rank(), 2));
+  std::vector<ir::Type> types(parts.size(), a);
+  types.push_back(ir::Type{DType::S32, batch});
+  return c.emit(OpKind::Cholesky, std::move(parts), types, ir::CholeskyAttrs{lower});
 }
 
 // HLO cholesky(a), lower=true: the factor only (XLA leaves a failed factorization's values
 // unspecified; here they are what the algorithm reached).
 Values cholesky(InstrContext& c) {
   c.expectOperands(1);
-  ir::Op* op = emitCholesky(c, c.array(0), optBool(c, "lower", false));
+  ir::Op* op = emitCholesky(c, {c.array(0)}, optBool(c, "lower", false));
   if (c.resultType() != op->result(0)->type) {
     c.fail("cholesky of " + op->operands[0]->type.toString() + " gives " +
            op->result(0)->type.toString() + ", not " + c.resultType().toString());
@@ -63,9 +66,9 @@ Values cholesky(InstrContext& c) {
   return {op->result(0)};
 }
 
-// HLO triangular-solve(a, b), left_side=..., lower=..., unit_diagonal=..., transpose_a=...
-Values triangularSolve(InstrContext& c) {
-  c.expectOperands(2);
+// The attributes of HLO triangular-solve(a, b), left_side=..., lower=..., unit_diagonal=...,
+// transpose_a=...; ADJOINT conjugates complex matrices (for real ones it is the transpose).
+ir::TriangularSolveAttrs triangularSolveAttrs(InstrContext& c, bool complex) {
   ir::TriangularSolveAttrs attrs;
   attrs.leftSide = optBool(c, "left_side", false);
   attrs.lower = optBool(c, "lower", false);
@@ -76,8 +79,51 @@ Values triangularSolve(InstrContext& c) {
     c.fail("triangular-solve transpose_a=" + transpose +
            " is not NO_TRANSPOSE, TRANSPOSE or ADJOINT");
   }
-  attrs.transposeA = transpose != "NO_TRANSPOSE";  // real matrices: the adjoint is the transpose
-  return {c.emit1(OpKind::TriangularSolve, {c.array(0), c.array(1)}, attrs)};
+  attrs.transposeA = transpose != "NO_TRANSPOSE";
+  attrs.conjugateA = complex && transpose == "ADJOINT";
+  return attrs;
+}
+
+Values triangularSolve(InstrContext& c) {
+  c.expectOperands(2);
+  return {
+      c.emit1(OpKind::TriangularSolve, {c.array(0), c.array(1)}, triangularSolveAttrs(c, false))};
+}
+
+// The attributes of LAPACK's trsm (side, uplo, trans_x, diag); 'C' conjugates complex matrices.
+ir::TriangularSolveAttrs trsmAttrs(InstrContext& c,
+                                   const std::map<std::string, std::string>& config, bool complex) {
+  ir::TriangularSolveAttrs attrs;
+  attrs.leftSide = lapackFlag(c, config, "side", "LR") == 'L';
+  attrs.lower = lapackFlag(c, config, "uplo", "LU") == 'L';
+  const char trans = lapackFlag(c, config, "trans_x", "NTC");
+  attrs.transposeA = trans != 'N';
+  attrs.conjugateA = complex && trans == 'C';
+  attrs.unitDiagonal = lapackFlag(c, config, "diag", "NU") == 'U';
+  return attrs;
+}
+
+// potrf's triangle: cuSOLVER's `lower` flag or LAPACK's uplo.
+bool potrfLower(InstrContext& c, const std::string& target,
+                const std::map<std::string, std::string>& config) {
+  if (target == "cusolver_potrf_ffi") {
+    auto it = config.find("lower");
+    return it == config.end() || it->second == "true";
+  }
+  return lapackFlag(c, config, "uplo", "LU") == 'L';
+}
+
+// getrf's results: (lu parts..., pivots s32[..., min(m, n)], info s32[...]), `a` one of the parts.
+std::vector<ir::Type> luTypes(InstrContext& c, const std::string& target, ir::Value* a,
+                              size_t parts) {
+  if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
+  std::vector<int64_t> batch(a->type.dims.begin(), a->type.dims.end() - 2);
+  std::vector<int64_t> pivots = batch;
+  pivots.push_back(std::min(a->type.dims[a->type.rank() - 2], a->type.dims.back()));
+  std::vector<ir::Type> types(parts, a->type);
+  types.push_back(ir::Type{DType::S32, pivots});
+  types.push_back(ir::Type{DType::S32, batch});
+  return types;
 }
 
 // The results the custom call declares, checked against the op's.
@@ -252,14 +298,7 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   if (target.find("getrf") != std::string::npos) {
     c.expectOperands(1);
     ir::Value* a = c.array(0);
-    if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
-    std::vector<int64_t> batch(a->type.dims.begin(), a->type.dims.end() - 2);
-    std::vector<int64_t> pivots = batch;
-    pivots.push_back(std::min(a->type.dims[a->type.rank() - 2], a->type.dims.back()));
-    const std::vector<ir::Type> types = c.resultTypes();
-    if (types.size() != 3) c.fail(target + " gives (lu, pivots, info)");
-    return resultsOf(c.emit(OpKind::Lu, {a},
-                            {a->type, ir::Type{DType::S32, pivots}, ir::Type{DType::S32, batch}}));
+    return declaredResults(c, target, c.emit(OpKind::Lu, {a}, luTypes(c, target, a, 1)));
   }
   if (target == "cu_lu_pivots_to_permutation") {
     c.expectOperands(1);
@@ -267,32 +306,76 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   }
   if (target.find("potrf") != std::string::npos) {
     c.expectOperands(1);
-    bool lower = true;
-    if (target == "cusolver_potrf_ffi") {
-      auto it = config.find("lower");
-      lower = it == config.end() || it->second == "true";
-    } else {
-      lower = lapackFlag(c, config, "uplo", "LU") == 'L';
-    }
-    ir::Op* op = emitCholesky(c, c.array(0), lower);
-    if (c.resultTypes() != std::vector<ir::Type>{op->result(0)->type, op->result(1)->type}) {
-      c.fail("custom-call '" + target + "' of " + op->operands[0]->type.toString() + " gives (" +
-             op->result(0)->type.toString() + ", " + op->result(1)->type.toString() + ")");
-    }
-    return resultsOf(op);
+    return declaredResults(c, target, emitCholesky(c, {c.array(0)}, potrfLower(c, target, config)));
   }
   c.expectOperands(2);
-  ir::TriangularSolveAttrs attrs;
-  attrs.leftSide = lapackFlag(c, config, "side", "LR") == 'L';
-  attrs.lower = lapackFlag(c, config, "uplo", "LU") == 'L';
-  attrs.transposeA = lapackFlag(c, config, "trans_x", "NTC") != 'N';
-  attrs.unitDiagonal = lapackFlag(c, config, "diag", "NU") == 'U';
-  return {c.emit1(OpKind::TriangularSolve, {c.array(0), c.array(1)}, attrs)};
+  return {c.emit1(OpKind::TriangularSolve, {c.array(0), c.array(1)}, trsmAttrs(c, config, false))};
+}
+
+bool takesComplexCustomCall(std::string_view target) {
+  for (const char* t : {"Sharding", "cusolver_getrf_ffi", "cusolver_potrf_ffi", "lapack_cgetrf_ffi",
+                        "lapack_zgetrf_ffi", "lapack_cpotrf_ffi", "lapack_zpotrf_ffi",
+                        "lapack_ctrsm_ffi", "lapack_ztrsm_ffi"}) {
+    if (target == t) return true;
+  }
+  return false;
+}
+
+// A custom call on complex values: each complex operand is its (real, imaginary) leaves.
+Values importComplexCustomCall(InstrContext& c) {
+  const std::string target = hlo::readString(c.attr("custom_call_target"));
+  if (!takesComplexCustomCall(target)) {
+    c.fail("unsupported custom-call target '" + target + "' on complex numbers (" +
+           c.inst.shape.toString() + ")");
+  }
+  if (target == "Sharding") {
+    c.expectOperands(1);
+    std::vector<ir::Type> operand;
+    for (const ir::Value* v : c.operands[0]) operand.push_back(v->type);
+    if (operand != c.resultTypes()) c.fail("custom-call 'Sharding' changes the type");
+    return c.operands[0];
+  }
+  const std::map<std::string, std::string> config = backendConfig(c);
+  auto [aRe, aIm] = parts(c, 0);
+  if (aIm == nullptr) c.fail("custom-call '" + target + "' of a real matrix gives complex ones");
+  if (target.find("getrf") != std::string::npos) {
+    c.expectOperands(1);
+    return declaredResults(c, target, c.emit(OpKind::Lu, {aRe, aIm}, luTypes(c, target, aRe, 2)));
+  }
+  if (target.find("potrf") != std::string::npos) {
+    c.expectOperands(1);
+    return declaredResults(c, target, emitCholesky(c, {aRe, aIm}, potrfLower(c, target, config)));
+  }
+  c.expectOperands(2);
+  auto [bRe, bIm] = parts(c, 1);
+  if (bIm == nullptr) c.fail("custom-call '" + target + "' of a real right-hand side");
+  return resultsOf(c.emit(OpKind::TriangularSolve, {aRe, aIm, bRe, bIm}, {bRe->type, bRe->type},
+                          trsmAttrs(c, config, true)));
 }
 
 void addLinalgHandlers(HandlerTable& t) {
   t["cholesky"] = cholesky;
   t["triangular-solve"] = triangularSolve;
+}
+
+void addComplexLinalgHandlers(HandlerTable& t) {
+  t["custom-call"] = importComplexCustomCall;
+  // HLO cholesky(a) and triangular-solve(a, b) on complex matrices (jax on CUDA emits the latter).
+  t["cholesky"] = [](InstrContext& c) -> Values {
+    c.expectOperands(1);
+    auto [re, im] = parts(c, 0);
+    if (im == nullptr) c.fail("cholesky of a real matrix gives a complex one");
+    Values r = resultsOf(emitCholesky(c, {re, im}, optBool(c, "lower", false)));
+    return {r[0], r[1]};
+  };
+  t["triangular-solve"] = [](InstrContext& c) -> Values {
+    c.expectOperands(2);
+    auto [aRe, aIm] = parts(c, 0);
+    auto [bRe, bIm] = parts(c, 1);
+    if (aIm == nullptr || bIm == nullptr) c.fail("triangular-solve of real and complex matrices");
+    return resultsOf(c.emit(OpKind::TriangularSolve, {aRe, aIm, bRe, bIm}, {bRe->type, bRe->type},
+                            triangularSolveAttrs(c, true)));
+  };
 }
 
 }  // namespace lf::frontend

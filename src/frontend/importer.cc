@@ -398,6 +398,11 @@ const std::vector<std::string>& complexOpcodes() {
     for (const auto& [name, handler] : handlers()) {
       if (importsComplexLeaves(name)) out.push_back(name);
     }
+    for (size_t i = 0; i < kNumKnownCustomCallTargets; ++i) {
+      if (takesComplexCustomCall(kKnownCustomCallTargets[i])) {
+        out.push_back(std::string("custom-call:") + kKnownCustomCallTargets[i]);
+      }
+    }
     std::sort(out.begin(), out.end());
     return out;
   }();

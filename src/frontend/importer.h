@@ -146,6 +146,12 @@ bool isKnownCustomCallTarget(std::string_view target);
 // The LAPACK / cuSOLVER targets import_linalg.cc handles (potrf, trsm), and their import.
 bool isLinalgCustomCallTarget(std::string_view target);
 Values importLinalgCustomCall(InstrContext& c, const std::string& target);
+// The known targets that take complex operands (LU, Cholesky and triangular solve, and Sharding),
+// and the complex table's handlers for them and for HLO's cholesky and triangular-solve
+// (import_linalg.cc).
+bool takesComplexCustomCall(std::string_view target);
+Values importComplexCustomCall(InstrContext& c);
+void addComplexLinalgHandlers(HandlerTable& table);
 // The custom calls of jax.pure_callback / jax.debug.callback (import_host_callback.cc), which
 // isKnownCustomCallTarget knows too.
 bool isHostCallbackTarget(std::string_view target);

@@ -56,6 +56,10 @@ class UnsupportedFinder {
         if (!isKnownCustomCallTarget(name)) {
           diags_.push_back({target->valueLoc, "unsupported custom-call target '" + name + "'" +
                                                   where + kFallbackHint});
+        } else if (needsComplexRule(comp, inst) && !takesComplexCustomCall(name)) {
+          diags_.push_back({target->valueLoc, "unsupported custom-call target '" + name +
+                                                  "' on complex numbers (" + inst.shape.toString() +
+                                                  ")" + where + kFallbackHint});
         }
       }
       return;

@@ -280,7 +280,13 @@ struct CholeskyAttrs {
 };
 // TriangularSolve: operands a [..., m, m] (only its `lower` or upper triangle is read; with
 // unitDiagonal, not its diagonal either, taken as ones) and b [..., m, n] (leftSide) or [..., n,
-// m]; result x of b's type with op(a) x = b (leftSide) or x op(a) = b, op(a) = a or a^T.
+// m]; result x of b's type with op(a) x = b (leftSide) or x op(a) = b, op(a) = a or a^T (or
+// conj(a^T) with conjugateA).
+// Complex Cholesky, TriangularSolve and Lu: every complex matrix is two operands (or results),
+// its real and its imaginary part, in place of the one: cholesky (a_re, a_im) -> (f_re, f_im,
+// info) (a Hermitian, f = L with a = L L^H, or U with a = U^H U); triangular-solve (a_re, a_im,
+// b_re, b_im) -> (x_re, x_im); lu (a_re, a_im) -> (lu_re, lu_im, pivots, info), the pivot the
+// largest |re| + |im| (LAPACK's izamax).
 // Lu: operand a [..., m, n] (f32/f64); results (lu of a's type, pivots s32[..., min(m, n)],
 // info s32[...]): LAPACK's getrf, partial pivoting. lu holds L below the diagonal (unit diagonal
 // implied) and U on and above it, with P a = L U; pivots[i] (1-based, as LAPACK) is the row swapped
@@ -317,6 +323,7 @@ struct TriangularSolveAttrs {
   bool lower = true;
   bool unitDiagonal = false;
   bool transposeA = false;
+  bool conjugateA = false;  // complex a only: op(a) = conj(a^T) (LAPACK 'C', XLA's ADJOINT)
   bool operator==(const TriangularSolveAttrs&) const = default;
 };
 

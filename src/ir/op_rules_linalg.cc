@@ -38,18 +38,35 @@ std::vector<int64_t> batchOf(const Type& t, int64_t last) {
   return dims;
 }
 
+// "" when operands [first, first + 2) are the real and imaginary parts of one complex array
+// (the same type).
+std::string complexPair(const Op& op, size_t first) {
+  const Type& re = op.operands[first]->type;
+  const Type& im = op.operands[first + 1]->type;
+  if (re != im) {
+    return std::string(opKindName(op.kind)) + " of a complex matrix needs its real and " +
+           "imaginary parts of one type, got " + re.toString() + " and " + im.toString();
+  }
+  return "";
+}
+
 std::string checkCholesky(const Op& op) {
   if (!std::holds_alternative<CholeskyAttrs>(op.attrs)) return "cholesky needs CholeskyAttrs";
-  if (op.operands.size() != 1 || op.results.size() != 2) {
-    return "cholesky takes one operand and gives (factor, info)";
+  const size_t parts = op.operands.size();
+  if ((parts != 1 && parts != 2) || op.results.size() != parts + 1) {
+    return "cholesky takes a (or its real and imaginary parts) and gives (factor, info)";
   }
   const Type& a = op.operands[0]->type;
   if (auto e = squareMatrices(op, a); !e.empty()) return e;
+  if (parts == 2) {
+    if (auto e = complexPair(op, 0); !e.empty()) return e;
+  }
   const Type info{DType::S32, std::vector<int64_t>(a.dims.begin(), a.dims.end() - 2)};
-  if (op.result(0)->type != a || op.result(1)->type != info) {
-    return "type mismatch: cholesky of " + a.toString() + " gives " + a.toString() + ", " +
-           info.toString() + ", not " + op.result(0)->type.toString() + ", " +
-           op.result(1)->type.toString();
+  bool ok = op.results.back()->type == info;
+  for (size_t i = 0; i < parts; ++i) ok = ok && op.result(i)->type == a;
+  if (!ok) {
+    return "type mismatch: cholesky of " + a.toString() + " gives the factor " + a.toString() +
+           " and info " + info.toString();
   }
   return "";
 }
@@ -57,12 +74,19 @@ std::string checkCholesky(const Op& op) {
 std::string checkTriangularSolve(const Op& op) {
   auto* attrs = std::get_if<TriangularSolveAttrs>(&op.attrs);
   if (attrs == nullptr) return "triangular-solve needs TriangularSolveAttrs";
-  if (op.operands.size() != 2 || op.results.size() != 1) {
-    return "triangular-solve takes (a, b) and gives one result";
+  const size_t parts = op.results.size();
+  if ((parts != 1 && parts != 2) || op.operands.size() != 2 * parts) {
+    return "triangular-solve takes (a, b) (or their real and imaginary parts) and gives x";
   }
   const Type& a = op.operands[0]->type;
-  const Type& b = op.operands[1]->type;
+  const Type& b = op.operands[parts]->type;
   if (auto e = squareMatrices(op, a); !e.empty()) return e;
+  if (parts == 2) {
+    if (auto e = complexPair(op, 0); !e.empty()) return e;
+    if (auto e = complexPair(op, 2); !e.empty()) return e;
+  } else if (attrs->conjugateA) {
+    return "triangular-solve conjugates a only when a is complex";
+  }
   const int r = a.rank();
   const bool batchMatches =
       b.rank() == r && std::equal(a.dims.begin(), a.dims.end() - 2, b.dims.begin());
@@ -73,23 +97,31 @@ std::string checkTriangularSolve(const Op& op) {
            std::to_string(m) + (attrs->leftSide ? ", n]" : "] as its last dimension") +
            " with a's batch and dtype, got " + b.toString();
   }
-  if (op.result()->type != b) {
-    return "type mismatch: triangular-solve gives " + b.toString() + ", not " +
-           op.result()->type.toString();
+  for (size_t i = 0; i < parts; ++i) {
+    if (op.result(i)->type != b) {
+      return "type mismatch: triangular-solve gives " + b.toString() + ", not " +
+             op.result(i)->type.toString();
+    }
   }
   return "";
 }
 
 std::string checkLu(const Op& op) {
-  if (op.operands.size() != 1 || op.results.size() != 3) {
-    return "lu takes one operand and gives (lu, pivots, info)";
+  const size_t parts = op.operands.size();
+  if ((parts != 1 && parts != 2) || op.results.size() != parts + 2) {
+    return "lu takes a (or its real and imaginary parts) and gives (lu, pivots, info)";
   }
   const Type& a = op.operands[0]->type;
   if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  if (parts == 2) {
+    if (auto e = complexPair(op, 0); !e.empty()) return e;
+  }
   const std::vector<int64_t> batch(a.dims.begin(), a.dims.end() - 2);
   const Type p{DType::S32, batchOf(a, std::min(a.dims[a.rank() - 2], a.dims[a.rank() - 1]))};
   const Type info{DType::S32, batch};
-  if (op.result(0)->type != a || op.result(1)->type != p || op.result(2)->type != info) {
+  bool ok = op.result(parts)->type == p && op.result(parts + 1)->type == info;
+  for (size_t i = 0; i < parts; ++i) ok = ok && op.result(i)->type == a;
+  if (!ok) {
     return "type mismatch: lu of " + a.toString() + " gives " + a.toString() + ", " + p.toString() +
            ", " + info.toString();
   }

@@ -179,6 +179,7 @@ std::string formatAttrs(const Attrs& attrs) {
              << " lower=" << (a.lower ? "true" : "false")
              << " unit_diagonal=" << (a.unitDiagonal ? "true" : "false")
              << " transpose_a=" << (a.transposeA ? "true" : "false");
+          if (a.conjugateA) os << " conjugate_a=true";
         } else if constexpr (std::is_same_v<T, ConditionalAttrs>) {
           os << " selector=" << (a.predicateSelector ? "pred" : "index") << " branch_operands={";
           for (size_t i = 0; i < a.branchOperandCounts.size(); ++i) {

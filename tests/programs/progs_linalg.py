@@ -307,3 +307,59 @@ def linalg_ormqr(a, c_left, c_right, tall, b):
         return jax.scipy.linalg.solve_triangular(r, qtb[:5, 0]), x.sum()
 
     return modes, jax.lax.scan(refine, jnp.zeros(5), None, length=4)
+
+
+def _complex_linalg_args(rng, dtype):
+    def c(shape):
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+    a = c((5, 5)) + 4 * np.eye(5, dtype=dtype)
+    h = c((4, 4))
+    hpd = (h @ h.conj().T + 4 * np.eye(4)).astype(dtype)
+    a[0, 0], a[1, 0] = 0.9 + 0.9j, 1.2  # the pivot is the largest |re| + |im|, not |z|
+    return a, c((5, 2)), hpd, c((3, 4, 4)), c((4,))
+
+
+def _complex_linalg(a, b, hpd, batch, v):
+    # jnp.linalg.solve / inv / slogdet / det and lu_factor (getrf with complex pivots), Cholesky
+    # of a Hermitian matrix (both triangles, cho_solve), every triangular-solve form with its
+    # conjugate transposes, and a Crank-Nicolson step in a loop (psi' = (I + iH/2)^-1 (I - iH/2) psi).
+    lu, piv = jsl.lu_factor(a)
+    sign, logdet = jnp.linalg.slogdet(batch)
+    low = jnp.linalg.cholesky(hpd)
+    up = jsl.cholesky(hpd, lower=False)
+    eye = jnp.eye(4, dtype=hpd.dtype)
+    step = jsl.lu_factor(eye + 0.05j * hpd)
+
+    def propagate(_, psi):
+        return jsl.lu_solve(step, (eye - 0.05j * hpd) @ psi)
+
+    return (
+        jnp.linalg.solve(a, b),
+        jnp.linalg.inv(a),
+        jnp.linalg.det(batch),
+        sign,
+        logdet,
+        lu,
+        piv,
+        jsl.lu_solve((lu, piv), b, trans=2),
+        low,
+        up,
+        jsl.cho_solve((up, False), v),
+        jsl.solve_triangular(low, v, lower=True, trans="C"),
+        jsl.solve_triangular(up, v, lower=False, trans="T", unit_diagonal=True),
+        jax.lax.linalg.triangular_solve(
+            low, b[:4].T, left_side=False, lower=True, conjugate_a=True
+        ),
+        jax.lax.fori_loop(0, 20, propagate, v),
+    )
+
+
+@program("linalg_complex", args=lambda rng: _complex_linalg_args(rng, np.complex64))
+def linalg_complex(a, b, hpd, batch, v):
+    return _complex_linalg(a, b, hpd, batch, v)
+
+
+@program("linalg_complex_c128", args=lambda rng: _complex_linalg_args(rng, np.complex128), x64=True)
+def linalg_complex_c128(a, b, hpd, batch, v):
+    return _complex_linalg(a, b, hpd, batch, v)

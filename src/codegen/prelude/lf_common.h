@@ -696,6 +696,7 @@ LF_DEVICE void lf_threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x
   *out0 = x0;
   *out1 = x1;
 }
-#include "lf_fft.h"     // one line's Fourier transform, pasted in place by codegen::preludeText
-#include "lf_linalg.h"  // QR and eigh (LAPACK ports), pasted in place by codegen::preludeText
-#include "lf_svd.h"     // the SVD (LAPACK port), pasted in place by codegen::preludeText
+#include "lf_complex.h"  // complex scalars (linear algebra), pasted in place by preludeText
+#include "lf_fft.h"      // one line's Fourier transform, pasted in place by codegen::preludeText
+#include "lf_linalg.h"   // QR and eigh (LAPACK ports), pasted in place by codegen::preludeText
+#include "lf_svd.h"      // the SVD (LAPACK port), pasted in place by codegen::preludeText

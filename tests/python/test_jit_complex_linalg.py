@@ -1,0 +1,208 @@
+"""Complex LU, Cholesky and triangular solves through lf.jit, against jax.jit on the CPU: what
+jnp.linalg.solve / inv / det / slogdet, jax.scipy.linalg's lu_factor, lu_solve, cholesky,
+cho_solve, solve_triangular and expm do on c64 and c128 matrices, and the loops quantum and
+signal-processing users write around them (a Crank-Nicolson propagator, a Hermitian
+preconditioned iteration).
+
+JAX lowers these to LAPACK's ?getrf, ?potrf and ?trsm (c and z); loopfuse runs the unblocked
+algorithms (getf2, potf2, the reference trsm) with LAPACK's conjugations and its pivot measure
+|re| + |im|, so pivots agree exactly and values within the float tolerances.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg as jsl
+import numpy as np
+import pytest
+
+import loopfuse as lf
+from conftest import assert_close, requires_core
+
+pytestmark = requires_core
+
+DTYPES = [np.complex64, np.complex128]
+
+
+def check(f, *args, scale: float = 1.0) -> None:
+    wide = any(np.asarray(a).dtype in (np.complex128, np.float64) for a in args)
+    with jax.enable_x64(wide):
+        expected = jax.jit(f)(*args)
+        actual = lf.jit(f, fallback="error")(*args)
+        assert_close(actual, expected, what=getattr(f, "__name__", "f"), scale=scale)
+
+
+def cnormal(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+
+def well_conditioned(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    # Diagonally dominant, its rows shuffled so that LU has to pivot.
+    n = shape[-1]
+    a = cnormal(rng, shape, dtype) + 2 * n * np.eye(n)
+    return a[..., rng.permutation(n), :].astype(dtype)
+
+
+def triangular_factor(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    # Small entries beside a unit diagonal: each triangle is well conditioned, unit or not.
+    n = shape[-1]
+    return (cnormal(rng, shape, dtype) / (2 * n) + np.eye(n)).astype(dtype)
+
+
+def hermitian_positive(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    a = cnormal(rng, shape, dtype)
+    n = shape[-1]
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(1, 1), (4, 4), (7, 7), (3, 5, 5)])
+def test_solve_inv_det_slogdet(dtype, shape) -> None:
+    rng = np.random.default_rng(shape[-1])
+    a = well_conditioned(rng, shape, dtype)
+    b = cnormal(rng, (*shape[:-1], 2), dtype)
+
+    def linalg(a, b):
+        sign, logdet = jnp.linalg.slogdet(a)
+        return jnp.linalg.solve(a, b), jnp.linalg.inv(a), jnp.linalg.det(a), sign, logdet
+
+    check(linalg, a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(5, 5), (6, 3), (3, 6)])
+def test_lu_factor_pivots_exactly(dtype, shape) -> None:
+    # The pivots are integers: LAPACK's, bit for bit. A matrix whose columns' largest |z| and
+    # largest |re| + |im| are in different rows checks the measure.
+    rng = np.random.default_rng(sum(shape))
+    a = cnormal(rng, shape, dtype)
+    a[0, 0], a[1, 0] = 0.9 + 0.9j, 1.2 + 0.0j  # |1.2| > |0.9 + 0.9i| but 1.8 > 1.2
+    check(lambda a: jax.lax.linalg.lu(a), a)
+
+
+def test_lu_of_singular_and_zero_matrices() -> None:
+    singular = np.array([[1 + 1j, 2 + 2j], [2 + 2j, 4 + 4j]], np.complex64)
+    zero = np.zeros((3, 3), np.complex64)
+
+    def factor(s, z):
+        return jsl.lu_factor(s), jsl.lu_factor(z), jnp.linalg.det(s), jnp.linalg.slogdet(z)
+
+    check(factor, singular, zero)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_lu_solve_all_transposes(dtype) -> None:
+    rng = np.random.default_rng(7)
+    a = well_conditioned(rng, (5, 5), dtype)
+    b = cnormal(rng, (5, 3), dtype)
+
+    def solves(a, b):
+        lu = jsl.lu_factor(a)
+        return tuple(jsl.lu_solve(lu, b, trans=t) for t in (0, 1, 2))
+
+    check(solves, a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("trans", [0, 1, 2])
+@pytest.mark.parametrize("unit_diagonal", [False, True])
+def test_solve_triangular(dtype, lower: bool, trans: int, unit_diagonal: bool) -> None:
+    rng = np.random.default_rng(3 * trans + 2 * lower + unit_diagonal)
+    a = triangular_factor(rng, (2, 6, 6), dtype)
+    b = cnormal(rng, (2, 6, 3), dtype)
+
+    def solve(a, b):
+        return jsl.solve_triangular(a, b, lower=lower, trans=trans, unit_diagonal=unit_diagonal)
+
+    check(solve, a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("conjugate_a", [False, True])
+@pytest.mark.parametrize("transpose_a", [False, True])
+def test_triangular_solve_on_the_right(dtype, conjugate_a: bool, transpose_a: bool) -> None:
+    rng = np.random.default_rng(11 + 2 * conjugate_a + transpose_a)
+    a = triangular_factor(rng, (4, 4), dtype)
+    b = cnormal(rng, (3, 4), dtype)
+
+    def solve(a, b):
+        return jax.lax.linalg.triangular_solve(
+            a,
+            b,
+            left_side=False,
+            lower=True,
+            transpose_a=transpose_a,
+            conjugate_a=conjugate_a,
+        )
+
+    check(solve, a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(1, 1), (5, 5), (3, 4, 4)])
+@pytest.mark.parametrize("lower", [True, False])
+def test_cholesky_and_cho_solve(dtype, shape, lower: bool) -> None:
+    rng = np.random.default_rng(shape[-1] + lower)
+    a = hermitian_positive(rng, shape, dtype)
+    b = cnormal(rng, (*shape[:-1], 2), dtype)
+
+    def factor(a, b):
+        c = jsl.cholesky(a, lower=lower)
+        return c, jsl.cho_solve((c, lower), b), jnp.linalg.cholesky(a)
+
+    check(factor, a, b)
+
+
+def test_cholesky_of_an_indefinite_matrix_is_nan() -> None:
+    a = np.array([[1, 2j], [-2j, 1]], np.complex64)  # eigenvalues -1 and 3
+    check(lambda a: jnp.linalg.cholesky(a), a)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_expm_of_an_anti_hermitian_generator(dtype) -> None:
+    # exp(-i H t): jax's Pade approximant solves with getrf / trsm.
+    rng = np.random.default_rng(5)
+    h = hermitian_positive(rng, (6, 6), dtype) / 6
+    check(lambda h: jsl.expm(-1j * h * 0.7), h)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_crank_nicolson_propagator_in_a_loop(dtype) -> None:
+    # A Schrodinger equation on a grid, step after step: (I + i H dt / 2) psi' = (I - i H dt / 2)
+    # psi, one complex LU solve per step inside fori_loop; the norm stays 1.
+    n = 16
+    x = np.linspace(-4, 4, n)
+    lap = (np.diag(np.full(n - 1, 1.0), -1) - 2 * np.eye(n) + np.diag(np.full(n - 1, 1.0), 1)) / (
+        x[1] - x[0]
+    ) ** 2
+    h = (-0.5 * lap + np.diag(0.5 * x**2)).astype(dtype)
+    psi0 = (np.exp(-((x - 1) ** 2)) * np.exp(1j * x)).astype(dtype)
+    psi0 = psi0 / np.linalg.norm(psi0)
+
+    def evolve(h, psi):
+        dt = 0.01
+        eye = jnp.eye(n, dtype=h.dtype)
+        lhs = eye + 0.5j * dt * h
+        rhs = eye - 0.5j * dt * h
+        lu = jsl.lu_factor(lhs)
+        psi = jax.lax.fori_loop(0, 50, lambda _, p: jsl.lu_solve(lu, rhs @ p), psi)
+        return psi, jnp.vdot(psi, psi).real
+
+    check(evolve, h, psi0, scale=10)
+
+
+def test_grad_and_vmap_through_complex_solves() -> None:
+    rng = np.random.default_rng(9)
+    a = well_conditioned(rng, (4, 4), np.complex64)
+    b = cnormal(rng, (4,), np.complex64)
+
+    def loss(a, b):
+        x = jnp.linalg.solve(a, b)
+        c = jnp.linalg.cholesky(a @ a.conj().T)
+        return jnp.sum(jnp.abs(x) ** 2) + jnp.sum(jnp.abs(c))
+
+    check(jax.grad(loss, argnums=(0, 1)), a, b, scale=10)
+    batch = cnormal(rng, (6, 4, 4), np.complex64) + 8 * np.eye(4, dtype=np.complex64)
+    check(jax.vmap(lambda a: jnp.linalg.solve(a, b)), batch)
