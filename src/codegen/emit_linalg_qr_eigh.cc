@@ -89,8 +89,10 @@ void Emitter::emitOrmqr(const ir::Op& op) {
   barrier();
 }
 
-// (vectors, values, info) = syevd(a), lower triangle.
+// (vectors, values, info) = syevd(a), lower triangle; for a complex a (two operands, its parts)
+// heevd's (vectors_re, vectors_im, values, info).
 void Emitter::emitEigh(const ir::Op& op) {
+  if (op.operands.size() == 2) return emitHermitianEigh(op);
   const ir::Value* a = op.operands[0];
   const ir::Value* vectors = op.result(0);
   const ir::Value* values = op.result(1);
@@ -105,6 +107,28 @@ void Emitter::emitEigh(const ir::Op& op) {
   line(T + " work[LF_SYEVD_WORK(" + ns + ")];");
   line(at(info, "mat") + " = lf_syevd_lower(&" + at(vectors, "base") + ", " + ns + ", &" +
        at(values, "mat * " + ns) + ", work);");
+  close();
+  barrier();
+}
+
+void Emitter::emitHermitianEigh(const ir::Op& op) {
+  const ir::Value* aRe = op.operands[0];
+  const ir::Value* aIm = op.operands[1];
+  const ir::Value* vRe = op.result(0);
+  const ir::Value* vIm = op.result(1);
+  const ir::Value* values = op.result(2);
+  const ir::Value* info = op.result(3);
+  const int64_t n = aRe->type.dims.back();
+  const int64_t matrices = n == 0 ? 0 : aRe->type.numElements() / (n * n);
+  const std::string T = cType(aRe->type.dtype);
+  const std::string ns = std::to_string(n);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(n * n) + ";");
+  copyMatrix(vRe, aRe, "base", n * n);
+  copyMatrix(vIm, aIm, "base", n * n);
+  line(T + " work[LF_HEEVD_WORK(" + ns + ")];");
+  line(at(info, "mat") + " = lf_heevd_lower(&" + at(vRe, "base") + ", &" + at(vIm, "base") + ", " +
+       ns + ", &" + at(values, "mat * " + ns) + ", work);");
   close();
   barrier();
 }

@@ -228,6 +228,7 @@ class Emitter {
   void emitHouseholderProduct(const ir::Op& op);
   void emitOrmqr(const ir::Op& op);                // emit_linalg_qr_eigh.cc
   void emitEigh(const ir::Op& op);                 // emit_linalg_qr_eigh.cc
+  void emitHermitianEigh(const ir::Op& op);        // emit_linalg_qr_eigh.cc
   void emitSvd(const ir::Op& op);                  // emit_linalg_svd.cc
   void emitFft(const ir::Op& op);                  // emit_fft.cc
   void emitFftTables();                            // emit_fft.cc: the twiddles, once per length

@@ -182,14 +182,15 @@ Values ormqr(InstrContext& c, const std::string& target,
                          c.emit(OpKind::Ormqr, {a, taus, c.array(2)}, {c.array(2)->type}, attrs));
 }
 
-// syevd(a) -> (vectors, values, info). LAPACK solves the tridiagonal problem by QL/QR iteration
-// up to 25 rows and by divide and conquer above; the eigenvectors' signs are that algorithm's
-// choice, and only QL/QR is ported, so only those sizes are taken (and only the lower triangle,
-// jax's default).
+// syevd(a) -> (vectors, values, info), or for a complex a heevd's (the vectors complex, the values
+// real). LAPACK solves the tridiagonal problem by QL/QR iteration up to 25 rows and by divide and
+// conquer above; the eigenvectors' signs (phases) are that algorithm's choice, and only QL/QR is
+// ported, so only those sizes are taken (and only the lower triangle, jax's default). `parts` is a
+// (or its real and imaginary parts).
 Values eigh(InstrContext& c, const std::string& target,
-            const std::map<std::string, std::string>& config) {
+            const std::map<std::string, std::string>& config, Values parts) {
   c.expectOperands(1);
-  ir::Value* a = c.array(0);
+  ir::Value* a = parts[0];
   if (target == "cusolver_syevd_ffi") {
     auto it = config.find("lower");
     if (it != config.end() && it->second != "true") {
@@ -211,10 +212,10 @@ Values eigh(InstrContext& c, const std::string& target,
                              a->type.dims.end() - std::min(a->type.rank(), 2));
   std::vector<int64_t> values = batch;
   values.push_back(n);
-  return declaredResults(
-      c, target,
-      c.emit(OpKind::Eigh, {a},
-             {a->type, ir::Type{a->type.dtype, values}, ir::Type{DType::S32, batch}}));
+  std::vector<ir::Type> types(parts.size(), a->type);
+  types.push_back(ir::Type{a->type.dtype, values});
+  types.push_back(ir::Type{DType::S32, batch});
+  return declaredResults(c, target, c.emit(OpKind::Eigh, std::move(parts), types));
 }
 
 // gesdd(a) -> (a, values, u, vt, info), backend_config mode 'N' (values only), 'S' (the first
@@ -290,7 +291,7 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   const std::map<std::string, std::string> config = backendConfig(c);
   if (target.find("geqrf") != std::string::npos) return qr(c, target);
   if (target.find("orgqr") != std::string::npos) return householderProduct(c, target);
-  if (target.find("syevd") != std::string::npos) return eigh(c, target, config);
+  if (target.find("syevd") != std::string::npos) return eigh(c, target, config, {c.array(0)});
   if (target.find("ormqr") != std::string::npos) return ormqr(c, target, config);
   if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
     return svd(c, target, config);
@@ -313,9 +314,10 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
 }
 
 bool takesComplexCustomCall(std::string_view target) {
-  for (const char* t : {"Sharding", "cusolver_getrf_ffi", "cusolver_potrf_ffi", "lapack_cgetrf_ffi",
-                        "lapack_zgetrf_ffi", "lapack_cpotrf_ffi", "lapack_zpotrf_ffi",
-                        "lapack_ctrsm_ffi", "lapack_ztrsm_ffi"}) {
+  for (const char* t :
+       {"Sharding", "cusolver_getrf_ffi", "cusolver_potrf_ffi", "lapack_cgetrf_ffi",
+        "lapack_zgetrf_ffi", "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi",
+        "lapack_ztrsm_ffi", "cusolver_syevd_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi"}) {
     if (target == t) return true;
   }
   return false;
@@ -345,6 +347,9 @@ Values importComplexCustomCall(InstrContext& c) {
   if (target.find("potrf") != std::string::npos) {
     c.expectOperands(1);
     return declaredResults(c, target, emitCholesky(c, {aRe, aIm}, potrfLower(c, target, config)));
+  }
+  if (target.find("heevd") != std::string::npos || target == "cusolver_syevd_ffi") {
+    return eigh(c, target, config, {aRe, aIm});
   }
   c.expectOperands(2);
   auto [bRe, bIm] = parts(c, 1);

@@ -209,14 +209,20 @@ std::string checkOrmqr(const Op& op) {
 }
 
 std::string checkEigh(const Op& op) {
-  if (op.operands.size() != 1 || op.results.size() != 3) {
-    return "eigh takes one operand and gives (vectors, values, info)";
+  const size_t parts = op.operands.size();
+  if ((parts != 1 && parts != 2) || op.results.size() != parts + 2) {
+    return "eigh takes a (or its real and imaginary parts) and gives (vectors, values, info)";
   }
   const Type& a = op.operands[0]->type;
   if (auto e = squareMatrices(op, a); !e.empty()) return e;
+  if (parts == 2) {
+    if (auto e = complexPair(op, 0); !e.empty()) return e;
+  }
   const Type values{a.dtype, batchOf(a, a.dims.back())};
   const Type info{DType::S32, std::vector<int64_t>(a.dims.begin(), a.dims.end() - 2)};
-  if (op.result(0)->type != a || op.result(1)->type != values || op.result(2)->type != info) {
+  bool ok = op.result(parts)->type == values && op.result(parts + 1)->type == info;
+  for (size_t i = 0; i < parts; ++i) ok = ok && op.result(i)->type == a;
+  if (!ok) {
     return "type mismatch: eigh of " + a.toString() + " gives " + a.toString() + ", " +
            values.toString() + ", " + info.toString();
   }

@@ -37,6 +37,22 @@ ENTRY main {
   }
 }
 
+TEST(ComplexLinalgImport, HermitianEighGivesComplexVectorsAndRealValues) {
+  std::string ir = importText(R"(HloModule m
+ENTRY main {
+  a = c128[2,3,3] parameter(0)
+  e = (c128[2,3,3]{1,2,0}, f64[2,3]{1,0}, s32[2]{0}) custom-call(a), custom_call_target="lapack_zheevd_ffi", backend_config={mode = 86 : ui8, uplo = 76 : ui8}
+  g = (c128[2,3,3], f64[2,3], s32[2]) custom-call(a), custom_call_target="cusolver_syevd_ffi", backend_config={algorithm = 0 : ui8, lower = true}
+  v = c128[2,3,3] get-tuple-element(e), index=0
+  w = f64[2,3] get-tuple-element(g), index=1
+  ROOT out = (c128[2,3,3], f64[2,3]) tuple(v, w)
+})");
+  for (const char* expected :
+       {"eigh(%2, %4) : f64[2,3,3], f64[2,3,3], f64[2,3], s32[2]", "return %15, %11"}) {
+    EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+  }
+}
+
 TEST(ComplexLinalgImport, TransposeWithoutConjugation) {
   std::string ir = importText(R"(HloModule m
 ENTRY main {
@@ -56,9 +72,14 @@ TEST(ComplexLinalgImport, ComplexCallsLoopfuseLacksNameTheTarget) {
            {"a = c64[4,3] parameter(0)\n  ROOT g = (c64[4,3], c64[3]) custom-call(a), "
             "custom_call_target=\"cusolver_geqrf_ffi\", backend_config={}",
             "unsupported custom-call target 'cusolver_geqrf_ffi' on complex numbers"},
+           {"a = c64[3,3] parameter(0)\n  ROOT s = (c64[3,3], f32[3], c64[3,3], c64[3,3], s32[]) "
+            "custom-call(a), custom_call_target=\"cusolver_gesvdj_ffi\", "
+            "backend_config={compute_uv = true, full_matrices = false}",
+            "unsupported custom-call target 'cusolver_gesvdj_ffi' on complex numbers"},
            {"a = c64[3,3] parameter(0)\n  ROOT e = (c64[3,3], f32[3], s32[]) custom-call(a), "
-            "custom_call_target=\"cusolver_syevd_ffi\", backend_config={lower = true}",
-            "unsupported custom-call target 'cusolver_syevd_ffi' on complex numbers"},
+            "custom_call_target=\"lapack_cheevd_ffi\", backend_config={mode = 86 : ui8, uplo = 85 "
+            ": ui8}",
+            "unsupported lapack_cheevd_ffi of the upper triangle (uplo 'U')"},
            {"a = c64[3,3] parameter(0)\n  ROOT lu = (c64[3,3], s32[2], s32[]) custom-call(a), "
             "custom_call_target=\"lapack_cgetrf_ffi\", backend_config={}",
             "custom-call 'lapack_cgetrf_ffi' of f32[3,3] gives (f32[3,3], f32[3,3], s32[3], "

@@ -363,3 +363,35 @@ def linalg_complex(a, b, hpd, batch, v):
 @program("linalg_complex_c128", args=lambda rng: _complex_linalg_args(rng, np.complex128), x64=True)
 def linalg_complex_c128(a, b, hpd, batch, v):
     return _complex_linalg(a, b, hpd, batch, v)
+
+
+def _hermitian_eigh_args(rng, dtype):
+    n = 6
+    u, _ = np.linalg.qr(rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n)))
+    h = u @ np.diag(np.arange(n) - 2.3) @ u.conj().T  # eigenvalues one apart: unique phases
+    batch = rng.standard_normal((3, 4, 4)) + 1j * rng.standard_normal((3, 4, 4))
+    psi = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    return h.astype(dtype), batch.astype(dtype), (psi / np.linalg.norm(psi)).astype(dtype)
+
+
+def _hermitian_eigh(h, batch, psi):
+    # jnp.linalg.eigh of a Hermitian matrix (LAPACK's heevd: complex reflectors to a real
+    # tridiagonal, QL/QR, the reflectors applied back), eigvalsh of a batch of general complex
+    # matrices (symmetrized first), and exp(-i H t) psi by the spectral decomposition, in a loop.
+    w, v = jnp.linalg.eigh(h)
+    step = (v * jnp.exp(-0.2j * w)) @ v.conj().T
+    return w, v, jnp.linalg.eigvalsh(batch), jax.lax.fori_loop(0, 6, lambda _, p: step @ p, psi)
+
+
+@program("linalg_hermitian_eigh", args=lambda rng: _hermitian_eigh_args(rng, np.complex64))
+def linalg_hermitian_eigh(h, batch, psi):
+    return _hermitian_eigh(h, batch, psi)
+
+
+@program(
+    "linalg_hermitian_eigh_c128",
+    args=lambda rng: _hermitian_eigh_args(rng, np.complex128),
+    x64=True,
+)
+def linalg_hermitian_eigh_c128(h, batch, psi):
+    return _hermitian_eigh(h, batch, psi)

@@ -206,3 +206,81 @@ def test_grad_and_vmap_through_complex_solves() -> None:
     check(jax.grad(loss, argnums=(0, 1)), a, b, scale=10)
     batch = cnormal(rng, (6, 4, 4), np.complex64) + 8 * np.eye(4, dtype=np.complex64)
     check(jax.vmap(lambda a: jnp.linalg.solve(a, b)), batch)
+
+
+def hermitian(rng: np.random.Generator, n: int, dtype, batch: tuple[int, ...] = ()) -> np.ndarray:
+    """U diag(1, ..., n) U^H - (n/2 + 0.3) I for a random unitary U: eigenvalues one apart, so each
+    eigenvector is unique up to the phase LAPACK's algorithm chooses, and none at 0."""
+    u, _ = np.linalg.qr(
+        rng.standard_normal(batch + (n, n)) + 1j * rng.standard_normal(batch + (n, n))
+    )
+    d = np.arange(1, n + 1, dtype=np.float64) - n / 2 - 0.3
+    return (u @ (d[:, None] * np.conj(np.swapaxes(u, -1, -2)))).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 16])
+def test_hermitian_eigh_matches_jax_phases_included(dtype, n: int) -> None:
+    # The eigenvectors' phases are heevd's choice; following its steps gives the same ones.
+    check(jnp.linalg.eigh, hermitian(np.random.default_rng(n), n, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_hermitian_eigh_batched_structured_and_scaled(dtype) -> None:
+    rng = np.random.default_rng(12)
+    check(jnp.linalg.eigh, hermitian(rng, 4, dtype, batch=(2, 3)))
+    check(jnp.linalg.eigvalsh, cnormal(rng, (3, 6, 6), dtype))
+    pauli_y = np.array([[0, -1j], [1j, 0]], dtype)  # a purely imaginary off-diagonal
+    diagonal = np.diag(np.array([2.0, -1.0, 0.5], dtype))  # no reflector at all (tau = 0)
+    for m in (pauli_y, diagonal, np.zeros((3, 3), dtype), hermitian(rng, 5, dtype) * 1e20):
+        check(jnp.linalg.eigh, m)
+
+
+def test_hermitian_eigh_largest_size_up_to_phases() -> None:
+    # 25 x 25 is heevd's largest QL/QR size. Compared up to each eigenvector's phase: |v| and
+    # V diag(w) V^H = A.
+    a = hermitian(np.random.default_rng(25), 25, np.complex128)
+    with jax.enable_x64(True):
+        w, v = lf.jit(jnp.linalg.eigh, fallback="error")(a)
+        w_jax, v_jax = jax.jit(jnp.linalg.eigh)(a)
+        assert_close(w, w_jax, what="eigenvalues")
+        assert_close(jnp.abs(v), jnp.abs(v_jax), what="|eigenvectors|", scale=4)
+        rebuilt = np.asarray(v) @ np.diag(np.asarray(w)) @ np.conj(np.asarray(v)).T
+        np.testing.assert_allclose(rebuilt, a, atol=1e-12)
+
+
+def test_quantum_spectral_propagation_and_ground_state_gradient() -> None:
+    # A spin chain's Hamiltonian (Pauli matrices, complex couplings): the time evolution
+    # exp(-i H t) psi through eigh, in a loop over time steps, and the gradient of the ground-state
+    # energy with respect to the couplings.
+    sx = np.array([[0, 1], [1, 0]], np.complex64)
+    sy = np.array([[0, -1j], [1j, 0]], np.complex64)
+    sz = np.array([[1, 0], [0, -1]], np.complex64)
+
+    def site(op, i, n=3):
+        out = np.eye(1, dtype=np.complex64)
+        for k in range(n):
+            out = np.kron(out, op if k == i else np.eye(2, dtype=np.complex64))
+        return out
+
+    terms = np.stack(
+        [site(p, i) @ site(p, i + 1) for p in (sx, sy, sz) for i in range(2)]
+        + [site(sz, i) for i in range(3)]
+    )
+    couplings = np.linspace(0.5, 1.5, len(terms)).astype(np.float32)
+    psi0 = np.zeros(8, np.complex64)
+    psi0[3] = 1
+
+    def evolve(c, psi):
+        h = jnp.einsum("k,kij->ij", c.astype(jnp.complex64), terms)
+        w, v = jnp.linalg.eigh(h)
+        step = (v * jnp.exp(-0.1j * w)) @ v.conj().T
+        psi = jax.lax.fori_loop(0, 30, lambda _, p: step @ p, psi)
+        return psi, jnp.abs(psi) ** 2
+
+    def ground_energy(c):
+        return jnp.linalg.eigvalsh(jnp.einsum("k,kij->ij", c.astype(jnp.complex64), terms))[0]
+
+    check(evolve, couplings, psi0, scale=10)
+    check(jax.grad(ground_energy), couplings, scale=10)
+    check(jax.vmap(ground_energy), np.stack([couplings, couplings[::-1], 2 * couplings]))

@@ -1,0 +1,268 @@
+// The Hermitian eigen-decomposition behind jnp.linalg.eigh of complex matrices: LAPACK's cheevd /
+// zheevd for n <= 25, step for step as lf_syevd_lower takes ssyevd's (lf_linalg.h): the unblocked
+// reduction to a real tridiagonal matrix (hetd2, complex reflectors from larfg, whose beta is
+// real), the real tridiagonal QL/QR iteration (steqr with compz 'I', shared with the real
+// eigh), then the complex reflectors applied to its real eigenvectors (unm2r). Following the same
+// steps gives the same phase to each eigenvector, which is the algorithm's choice, not the
+// matrix's. The matrix is two row-major arrays, its real and imaginary parts (loopfuse splits
+// every complex array). Included by lf_common.h (pasted in place by preludeText).
+#pragma once
+
+// dlapy3: sqrt(x^2 + y^2 + z^2) without needless overflow.
+template <class T>
+LF_DEVICE T lf_la_lapy3(T x, T y, T z) {
+  const T xa = lf_la_fabs(x), ya = lf_la_fabs(y), za = lf_la_fabs(z);
+  T w = xa > ya ? xa : ya;
+  w = w > za ? w : za;
+  if (w == (T)0 || w > lf_la_limits<T>::huge) return xa + ya + za;
+  return w * lf_la_sqrt((xa / w) * (xa / w) + (ya / w) * (ya / w) + (za / w) * (za / w));
+}
+
+// scnrm2 / dznrm2 of the n complex values (xr[i * inc], xi[i * inc]): as lf_la_nrm2, over the
+// parts in memory order (real, then imaginary, element by element).
+template <class T>
+LF_DEVICE T lf_la_cnrm2(int64_t n, const T* xr, const T* xi, int64_t inc) {
+  if constexpr (sizeof(T) == 4) {
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      sum += (double)xr[i * inc] * (double)xr[i * inc];
+      sum += (double)xi[i * inc] * (double)xi[i * inc];
+    }
+    return (T)sqrt(sum);
+  } else {
+    T scale = 0, ssq = 1;
+    for (int64_t i = 0; i < 2 * n; ++i) {
+      const T v = (i & 1) ? xi[(i >> 1) * inc] : xr[(i >> 1) * inc];
+      if (v == (T)0) continue;
+      const T a = lf_la_fabs(v);
+      if (scale < a) {
+        ssq = (T)1 + ssq * (scale / a) * (scale / a);
+        scale = a;
+      } else {
+        ssq += (a / scale) * (a / scale);
+      }
+    }
+    return scale * lf_la_sqrt(ssq);
+  }
+}
+
+// clarfg: the reflector H = I - tau v v^H with H^H (alpha, x) = (beta, 0), beta real. On return
+// alpha is beta and x holds v's tail (v[0] = 1 is implied); tau is returned. Unlike the real
+// larfg, a one-element reflector (n = 1) still makes a complex alpha real.
+template <class T>
+LF_DEVICE lf_cx<T> lf_la_clarfg(int64_t n, T* alphar, T* alphai, T* xr, T* xi, int64_t inc) {
+  const lf_cx<T> zero{(T)0, (T)0};
+  if (n <= 0) return zero;
+  T xnorm = lf_la_cnrm2(n - 1, xr, xi, inc);
+  T ar = *alphar, ai = *alphai;
+  if (xnorm == (T)0 && ai == (T)0) return zero;
+  T beta = -lf_la_sign(lf_la_lapy3(ar, ai, xnorm), ar);
+  const T safmin = lf_la_limits<T>::safmin / lf_la_limits<T>::eps;
+  int knt = 0;
+  if (lf_la_fabs(beta) < safmin) {  // beta may be inaccurate: scale x up and recompute
+    const T rsafmn = (T)1 / safmin;
+    do {
+      ++knt;
+      for (int64_t i = 0; i < n - 1; ++i) {
+        xr[i * inc] *= rsafmn;
+        xi[i * inc] *= rsafmn;
+      }
+      beta *= rsafmn;
+      ai *= rsafmn;
+      ar *= rsafmn;
+    } while (lf_la_fabs(beta) < safmin && knt < 20);
+    xnorm = lf_la_cnrm2(n - 1, xr, xi, inc);
+    beta = -lf_la_sign(lf_la_lapy3(ar, ai, xnorm), ar);
+  }
+  const lf_cx<T> tau{(beta - ar) / beta, -ai / beta};
+  const lf_cx<T> scale = lf_cx_div(lf_cx<T>{(T)1, (T)0}, lf_cx<T>{ar - beta, ai});
+  for (int64_t i = 0; i < n - 1; ++i) {
+    const lf_cx<T> v = lf_cx_mul(scale, lf_cx<T>{xr[i * inc], xi[i * inc]});
+    xr[i * inc] = v.re;
+    xi[i * inc] = v.im;
+  }
+  for (int j = 0; j < knt; ++j) beta *= safmin;
+  *alphar = beta;
+  *alphai = (T)0;
+  return tau;
+}
+
+// chetd2 with uplo 'L': Q^H A Q = T for the Hermitian n x n matrix (ar, ai) (its lower triangle
+// read), T real tridiagonal with diagonal d[0..n) and off-diagonal e[0..n-1); the reflectors of Q
+// stay below the subdiagonal, their scalars in (taur, taui)[0..n-1). hemv and her2 in the
+// reference order; the imaginary parts of the diagonal are not read.
+template <class T>
+LF_LINALG_FN void lf_la_hetd2_lower(T* ar, T* ai, int64_t n, T* d, T* e, T* taur, T* taui) {
+  ai[0] = (T)0;
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    const int64_t head = (i + 1) * n + i;  // A(i+1, i), the reflector's head
+    const int64_t below = (i + 2 < n ? i + 2 : n - 1) * n + i;
+    const lf_cx<T> t = lf_la_clarfg(n - i - 1, ar + head, ai + head, ar + below, ai + below, n);
+    e[i] = ar[head];
+    const int64_t len = n - i - 1;
+    const int64_t sub = (i + 1) * n + (i + 1);  // A(i+1:, i+1:)
+    if (!lf_cx_is_zero(t)) {
+      ar[head] = (T)1;
+      ai[head] = (T)0;
+      auto v = [&](int64_t r) { return lf_cx<T>{ar[head + r * n], ai[head + r * n]}; };
+      auto A = [&](int64_t r, int64_t c) {
+        return lf_cx<T>{ar[sub + r * n + c], ai[sub + r * n + c]};
+      };
+      T* xr = taur + i;  // x = t A v (hemv, lower), in tau[i..n-1)
+      T* xi = taui + i;
+      for (int64_t r = 0; r < len; ++r) xr[r] = xi[r] = (T)0;
+      for (int64_t j = 0; j < len; ++j) {
+        const lf_cx<T> t1 = lf_cx_mul(t, v(j));
+        lf_cx<T> t2{(T)0, (T)0};
+        const T diag = ar[sub + j * n + j];
+        xr[j] += t1.re * diag;
+        xi[j] += t1.im * diag;
+        for (int64_t r = j + 1; r < len; ++r) {
+          const lf_cx<T> p = lf_cx_mul(t1, A(r, j));
+          xr[r] += p.re;
+          xi[r] += p.im;
+          const lf_cx<T> q = lf_cx_mul(lf_cx_conj(A(r, j)), v(r));
+          t2.re += q.re;
+          t2.im += q.im;
+        }
+        const lf_cx<T> s = lf_cx_mul(t, t2);
+        xr[j] += s.re;
+        xi[j] += s.im;
+      }
+      // x += alpha v with alpha = -1/2 t (x^H v)
+      lf_cx<T> dot{(T)0, (T)0};
+      for (int64_t r = 0; r < len; ++r) {
+        const lf_cx<T> q = lf_cx_mul(lf_cx<T>{xr[r], -xi[r]}, v(r));
+        dot.re += q.re;
+        dot.im += q.im;
+      }
+      const lf_cx<T> alpha = lf_cx_mul(lf_cx<T>{(T)-0.5 * t.re, (T)-0.5 * t.im}, dot);
+      for (int64_t r = 0; r < len; ++r) {
+        const lf_cx<T> q = lf_cx_mul(alpha, v(r));
+        xr[r] += q.re;
+        xi[r] += q.im;
+      }
+      // A -= v x^H + x v^H (her2, lower)
+      for (int64_t j = 0; j < len; ++j) {
+        const lf_cx<T> vj = v(j), xj{xr[j], xi[j]};
+        if (lf_cx_is_zero(vj) && lf_cx_is_zero(xj)) {
+          ai[sub + j * n + j] = (T)0;
+          continue;
+        }
+        const lf_cx<T> t1{-xj.re, xj.im};  // -conj(x_j)
+        const lf_cx<T> t2{-vj.re, vj.im};  // conj(-v_j)
+        const lf_cx<T> dj = lf_cx_mul(vj, t1), dk = lf_cx_mul(xj, t2);
+        ar[sub + j * n + j] += dj.re + dk.re;
+        ai[sub + j * n + j] = (T)0;
+        for (int64_t r = j + 1; r < len; ++r) {
+          const lf_cx<T> p = lf_cx_mul(v(r), t1), q = lf_cx_mul(lf_cx<T>{xr[r], xi[r]}, t2);
+          ar[sub + r * n + j] = (ar[sub + r * n + j] + p.re) + q.re;
+          ai[sub + r * n + j] = (ai[sub + r * n + j] + p.im) + q.im;
+        }
+      }
+    } else {
+      ai[sub] = (T)0;
+    }
+    ar[head] = e[i];
+    ai[head] = (T)0;
+    d[i] = ar[i * n + i];
+    taur[i] = t.re;
+    taui[i] = t.im;
+  }
+  d[n - 1] = ar[(n - 1) * n + (n - 1)];
+}
+
+// clarf('L'): C = (I - tau v v^H) C for the m x n complex block C (cr, ci; row stride ldc), v at
+// (vr, vi)[i * incv] (v[0] as given). Column by column: w = C^H v (gemv 'C'), then
+// C -= v (tau conj(w))^T (gerc), each in the reference order.
+template <class T>
+LF_DEVICE void lf_la_clarf_left(int64_t m, int64_t n, const T* vr, const T* vi, int64_t incv,
+                                lf_cx<T> tau, T* cr, T* ci, int64_t ldc) {
+  if (lf_cx_is_zero(tau)) return;
+  for (int64_t j = 0; j < n; ++j) {
+    lf_cx<T> w{(T)0, (T)0};
+    for (int64_t i = 0; i < m; ++i) {
+      const lf_cx<T> q = lf_cx_mul(lf_cx<T>{cr[i * ldc + j], -ci[i * ldc + j]},
+                                   lf_cx<T>{vr[i * incv], vi[i * incv]});
+      w.re += q.re;
+      w.im += q.im;
+    }
+    const lf_cx<T> t = lf_cx_mul(lf_cx<T>{-tau.re, -tau.im}, lf_cx_conj(w));
+    for (int64_t i = 0; i < m; ++i) {
+      const lf_cx<T> q = lf_cx_mul(lf_cx<T>{vr[i * incv], vi[i * incv]}, t);
+      cr[i * ldc + j] += q.re;
+      ci[i * ldc + j] += q.im;
+    }
+  }
+}
+
+// The workspace lf_heevd_lower needs for an n x n matrix, in elements.
+#define LF_HEEVD_WORK(n) (2 * (n) * (n) + 5 * (n) + 1)
+
+// cheevd with jobz 'V' and uplo 'L', for n <= 25 (where LAPACK solves the tridiagonal problem
+// with steqr): the n x n Hermitian matrix (ar, ai) (its lower triangle read) becomes its
+// eigenvectors (column j for w[j]), w the eigenvalues ascending. work holds LF_HEEVD_WORK(n)
+// elements. Returns info.
+template <class T>
+LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work) {
+  if (n == 0) return 0;
+  if (n == 1) {
+    w[0] = ar[0];
+    ar[0] = (T)1;
+    ai[0] = (T)0;
+    return 0;
+  }
+  T* e = work;
+  T* taur = e + n;
+  T* taui = taur + n;
+  T* zr = taui + n;
+  T* zi = zr + n * n;
+  T* rot = zi + n * n;
+  // Scale the matrix into range (clanhe('M'): |re| on the diagonal, |z| below it).
+  const T safmin = lf_la_limits<T>::safmin, eps = (T)2 * lf_la_limits<T>::eps;
+  const T smlnum = safmin / eps, bignum = (T)1 / smlnum;
+  const T rmin = lf_la_sqrt(smlnum), rmax = lf_la_sqrt(bignum);
+  T anrm = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = j; i < n; ++i) {
+      const T x = i == j ? lf_la_fabs(ar[i * n + j]) : lf_la_lapy2(ar[i * n + j], ai[i * n + j]);
+      if (anrm < x || x != x) anrm = x;
+    }
+  }
+  T sigma = 1;
+  bool scaled = false;
+  if (anrm > (T)0 && anrm < rmin) {
+    scaled = true;
+    sigma = rmin / anrm;
+  } else if (anrm > rmax) {
+    scaled = true;
+    sigma = rmax / anrm;
+  }
+  if (scaled) {
+    lf_la_lascl((T)1, sigma, ar, n, 1, n);
+    lf_la_lascl((T)1, sigma, ai, n, 1, n);
+  }
+  lf_la_hetd2_lower(ar, ai, n, w, e, taur, taui);
+  const int32_t info = lf_la_steqr(n, w, e, zr, rot);
+  for (int64_t i = 0; i < n * n; ++i) zi[i] = (T)0;
+  // Z = Q Z (cunmtr 'L', 'L', 'N': unm2r with the reflectors below the subdiagonal, last first).
+  for (int64_t i = n - 2; i >= 0; --i) {
+    const int64_t head = (i + 1) * n + i;
+    const T keepr = ar[head], keepi = ai[head];
+    ar[head] = (T)1;
+    ai[head] = (T)0;
+    lf_la_clarf_left(n - i - 1, n, ar + head, ai + head, n, lf_cx<T>{taur[i], taui[i]},
+                     zr + (i + 1) * n, zi + (i + 1) * n, n);
+    ar[head] = keepr;
+    ai[head] = keepi;
+  }
+  for (int64_t i = 0; i < n * n; ++i) {
+    ar[i] = zr[i];
+    ai[i] = zi[i];
+  }
+  if (scaled) {
+    const T inv = (T)1 / sigma;
+    for (int64_t i = 0; i < n; ++i) w[i] *= inv;
+  }
+  return info;
+}
