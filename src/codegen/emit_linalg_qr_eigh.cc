@@ -9,8 +9,9 @@
 
 namespace lf::codegen {
 
-// (a, taus) = geqrf(a).
+// (a, taus) = geqrf(a); for a complex a (two operands, its parts) (a_re, a_im, taus_re, taus_im).
 void Emitter::emitQr(const ir::Op& op) {
+  if (op.operands.size() == 2) return emitComplexQr(op);
   const ir::Value* a = op.operands[0];
   const ir::Value* r = op.result(0);
   const ir::Value* taus = op.result(1);
@@ -27,8 +28,9 @@ void Emitter::emitQr(const ir::Op& op) {
 }
 
 // q = orgqr(a, taus). The taus are copied to a local array first: they may be an operand that
-// is not in memory.
+// is not in memory. Complex (a_re, a_im, taus_re, taus_im): ungqr's (q_re, q_im).
 void Emitter::emitHouseholderProduct(const ir::Op& op) {
+  if (op.operands.size() == 4) return emitComplexHouseholderProduct(op);
   const ir::Value* a = op.operands[0];
   const ir::Value* taus = op.operands[1];
   const ir::Value* q = op.result();
@@ -107,6 +109,51 @@ void Emitter::emitEigh(const ir::Op& op) {
   line(T + " work[LF_SYEVD_WORK(" + ns + ")];");
   line(at(info, "mat") + " = lf_syevd_lower(&" + at(vectors, "base") + ", " + ns + ", &" +
        at(values, "mat * " + ns) + ", work);");
+  close();
+  barrier();
+}
+
+void Emitter::emitComplexQr(const ir::Op& op) {
+  const ir::Value* aRe = op.operands[0];
+  const ir::Value* aIm = op.operands[1];
+  const int rank = aRe->type.rank();
+  const int64_t m = aRe->type.dims[rank - 2], n = aRe->type.dims[rank - 1], k = std::min(m, n);
+  const int64_t matrices = m * n == 0 ? 0 : aRe->type.numElements() / (m * n);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  copyMatrix(op.result(0), aRe, "base", m * n);
+  copyMatrix(op.result(1), aIm, "base", m * n);
+  const std::string taus = "mat * " + std::to_string(k);
+  line("lf_cgeqrf(&" + at(op.result(0), "base") + ", &" + at(op.result(1), "base") + ", " +
+       std::to_string(m) + ", " + std::to_string(n) + ", &" + at(op.result(2), taus) + ", &" +
+       at(op.result(3), taus) + ");");
+  close();
+  barrier();
+}
+
+void Emitter::emitComplexHouseholderProduct(const ir::Op& op) {
+  const ir::Value* aRe = op.operands[0];
+  const ir::Value* aIm = op.operands[1];
+  const ir::Value* tausRe = op.operands[2];
+  const ir::Value* tausIm = op.operands[3];
+  const int rank = aRe->type.rank();
+  const int64_t m = aRe->type.dims[rank - 2], n = aRe->type.dims[rank - 1];
+  const int64_t k = tausRe->type.dims.back();
+  const int64_t matrices = m * n == 0 ? 0 : aRe->type.numElements() / (m * n);
+  const std::string T = cType(aRe->type.dtype);
+  const std::string ks = std::to_string(k);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  copyMatrix(op.result(0), aRe, "base", m * n);
+  copyMatrix(op.result(1), aIm, "base", m * n);
+  line(T + " tau_re[" + std::to_string(std::max<int64_t>(k, 1)) + "];");
+  line(T + " tau_im[" + std::to_string(std::max<int64_t>(k, 1)) + "];");
+  open("for (int64_t e = 0; e < " + ks + "; ++e)");
+  line("tau_re[e] = " + at(tausRe, "mat * " + ks + " + e") + ";");
+  line("tau_im[e] = " + at(tausIm, "mat * " + ks + " + e") + ";");
+  close();
+  line("lf_cungqr(&" + at(op.result(0), "base") + ", &" + at(op.result(1), "base") + ", " +
+       std::to_string(m) + ", " + std::to_string(n) + ", " + ks + ", tau_re, tau_im);");
   close();
   barrier();
 }

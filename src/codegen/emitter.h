@@ -226,9 +226,11 @@ class Emitter {
   void emitLu(const ir::Op& op);  // emit_linalg.cc
   void emitQr(const ir::Op& op);  // emit_linalg_qr_eigh.cc
   void emitHouseholderProduct(const ir::Op& op);
-  void emitOrmqr(const ir::Op& op);                // emit_linalg_qr_eigh.cc
-  void emitEigh(const ir::Op& op);                 // emit_linalg_qr_eigh.cc
-  void emitHermitianEigh(const ir::Op& op);        // emit_linalg_qr_eigh.cc
+  void emitOrmqr(const ir::Op& op);          // emit_linalg_qr_eigh.cc
+  void emitEigh(const ir::Op& op);           // emit_linalg_qr_eigh.cc
+  void emitHermitianEigh(const ir::Op& op);  // emit_linalg_qr_eigh.cc
+  void emitComplexQr(const ir::Op& op);      // emit_linalg_qr_eigh.cc
+  void emitComplexHouseholderProduct(const ir::Op& op);
   void emitSvd(const ir::Op& op);                  // emit_linalg_svd.cc
   void emitFft(const ir::Op& op);                  // emit_fft.cc
   void emitFftTables();                            // emit_fft.cc: the twiddles, once per length

@@ -21,7 +21,8 @@ const char* const kKnownCustomCallTargets[] = {
     "cusolver_gesvdj_ffi", "lapack_sormqr_ffi", "lapack_dormqr_ffi", "cusolver_ormqr_ffi",
     // Complex linear algebra (import_linalg.cc; cuSOLVER's targets above take complex too).
     "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi", "lapack_ztrsm_ffi",
-    "lapack_cgetrf_ffi", "lapack_zgetrf_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi"};
+    "lapack_cgetrf_ffi", "lapack_zgetrf_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi",
+    "lapack_cgeqrf_ffi", "lapack_zgeqrf_ffi", "lapack_cungqr_ffi", "lapack_zungqr_ffi"};
 const size_t kNumKnownCustomCallTargets = std::size(kKnownCustomCallTargets);
 
 bool isKnownCustomCallTarget(std::string_view target) {

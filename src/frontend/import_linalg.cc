@@ -139,22 +139,24 @@ Values declaredResults(InstrContext& c, const std::string& target, ir::Op* op) {
   return resultsOf(op);
 }
 
-// geqrf(a) -> (a with R and the reflectors, taus).
-Values qr(InstrContext& c, const std::string& target) {
+// geqrf(a) -> (a with R and the reflectors, taus); `parts` is a (or its real and imaginary parts),
+// and so are both results.
+Values qr(InstrContext& c, const std::string& target, Values parts) {
   c.expectOperands(1);
-  ir::Value* a = c.array(0);
+  ir::Value* a = parts[0];
   if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
   std::vector<int64_t> taus(a->type.dims.begin(), a->type.dims.end() - 2);
   taus.push_back(std::min(a->type.dims[a->type.rank() - 2], a->type.dims.back()));
-  return declaredResults(c, target,
-                         c.emit(OpKind::Qr, {a}, {a->type, ir::Type{a->type.dtype, taus}}));
+  std::vector<ir::Type> types(parts.size(), a->type);
+  types.insert(types.end(), parts.size(), ir::Type{a->type.dtype, taus});
+  return declaredResults(c, target, c.emit(OpKind::Qr, std::move(parts), types));
 }
 
-// orgqr(a, taus) -> q.
-Values householderProduct(InstrContext& c, const std::string& target) {
+// orgqr(a, taus) -> q; `parts` is (a, taus) (or (a_re, a_im, taus_re, taus_im)).
+Values householderProduct(InstrContext& c, const std::string& target, Values parts) {
   c.expectOperands(2);
-  return declaredResults(
-      c, target, c.emit(OpKind::HouseholderProduct, {c.array(0), c.array(1)}, {c.array(0)->type}));
+  std::vector<ir::Type> types(parts.size() / 2, parts[0]->type);
+  return declaredResults(c, target, c.emit(OpKind::HouseholderProduct, std::move(parts), types));
 }
 
 // ormqr(a, taus, c) -> Q c, Q^T c, c Q or c Q^T (backend_config left / transpose). The kernel
@@ -289,8 +291,10 @@ bool isLinalgCustomCallTarget(std::string_view target) {
 
 Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   const std::map<std::string, std::string> config = backendConfig(c);
-  if (target.find("geqrf") != std::string::npos) return qr(c, target);
-  if (target.find("orgqr") != std::string::npos) return householderProduct(c, target);
+  if (target.find("geqrf") != std::string::npos) return qr(c, target, {c.array(0)});
+  if (target.find("orgqr") != std::string::npos) {
+    return householderProduct(c, target, {c.array(0), c.array(1)});
+  }
   if (target.find("syevd") != std::string::npos) return eigh(c, target, config, {c.array(0)});
   if (target.find("ormqr") != std::string::npos) return ormqr(c, target, config);
   if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
@@ -317,7 +321,9 @@ bool takesComplexCustomCall(std::string_view target) {
   for (const char* t :
        {"Sharding", "cusolver_getrf_ffi", "cusolver_potrf_ffi", "lapack_cgetrf_ffi",
         "lapack_zgetrf_ffi", "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi",
-        "lapack_ztrsm_ffi", "cusolver_syevd_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi"}) {
+        "lapack_ztrsm_ffi", "cusolver_syevd_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi",
+        "cusolver_geqrf_ffi", "cusolver_orgqr_ffi", "lapack_cgeqrf_ffi", "lapack_zgeqrf_ffi",
+        "lapack_cungqr_ffi", "lapack_zungqr_ffi"}) {
     if (target == t) return true;
   }
   return false;
@@ -350,6 +356,12 @@ Values importComplexCustomCall(InstrContext& c) {
   }
   if (target.find("heevd") != std::string::npos || target == "cusolver_syevd_ffi") {
     return eigh(c, target, config, {aRe, aIm});
+  }
+  if (target.find("geqrf") != std::string::npos) return qr(c, target, {aRe, aIm});
+  if (target.find("ungqr") != std::string::npos || target == "cusolver_orgqr_ffi") {
+    auto [tRe, tIm] = parts(c, 1);
+    if (tIm == nullptr) c.fail("custom-call '" + target + "' of real taus");
+    return householderProduct(c, target, {aRe, aIm, tRe, tIm});
   }
   c.expectOperands(2);
   auto [bRe, bIm] = parts(c, 1);

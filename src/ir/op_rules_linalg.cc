@@ -146,13 +146,21 @@ std::string checkPivotsToPermutation(const Op& op) {
 }
 
 std::string checkQr(const Op& op) {
-  if (op.operands.size() != 1 || op.results.size() != 2) {
-    return "qr takes one operand and gives (a, taus)";
+  const size_t parts = op.operands.size();
+  if ((parts != 1 && parts != 2) || op.results.size() != 2 * parts) {
+    return "qr takes a (or its real and imaginary parts) and gives (a, taus)";
   }
   const Type& a = op.operands[0]->type;
   if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  if (parts == 2) {
+    if (auto e = complexPair(op, 0); !e.empty()) return e;
+  }
   const Type taus{a.dtype, batchOf(a, std::min(a.dims[a.rank() - 2], a.dims[a.rank() - 1]))};
-  if (op.result(0)->type != a || op.result(1)->type != taus) {
+  bool ok = true;
+  for (size_t i = 0; i < parts; ++i) {
+    ok = ok && op.result(i)->type == a && op.result(parts + i)->type == taus;
+  }
+  if (!ok) {
     return "type mismatch: qr of " + a.toString() + " gives " + a.toString() + ", " +
            taus.toString();
   }
@@ -160,21 +168,28 @@ std::string checkQr(const Op& op) {
 }
 
 std::string checkHouseholderProduct(const Op& op) {
-  if (op.operands.size() != 2 || op.results.size() != 1) {
-    return "householder-product takes (a, taus) and gives one result";
+  const size_t parts = op.results.size();
+  if ((parts != 1 && parts != 2) || op.operands.size() != 2 * parts) {
+    return "householder-product takes (a, taus) (or their real and imaginary parts) and gives q";
   }
   const Type& a = op.operands[0]->type;
-  const Type& taus = op.operands[1]->type;
+  const Type& taus = op.operands[parts]->type;
   if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  if (parts == 2) {
+    if (auto e = complexPair(op, 0); !e.empty()) return e;
+    if (auto e = complexPair(op, 2); !e.empty()) return e;
+  }
   const int64_t m = a.dims[a.rank() - 2], n = a.dims[a.rank() - 1];
   const int64_t k = taus.rank() == a.rank() - 1 ? taus.dims.back() : -1;
   if (taus != Type{a.dtype, batchOf(a, k)} || k > n || n > m) {
     return "shape mismatch: householder-product of a " + a.toString() + " needs taus [..., k] " +
            "with a's batch and dtype and m >= n >= k, got " + taus.toString();
   }
-  if (op.result()->type != a) {
-    return "type mismatch: householder-product gives " + a.toString() + ", not " +
-           op.result()->type.toString();
+  for (size_t i = 0; i < parts; ++i) {
+    if (op.result(i)->type != a) {
+      return "type mismatch: householder-product gives " + a.toString() + ", not " +
+             op.result(i)->type.toString();
+    }
   }
   return "";
 }

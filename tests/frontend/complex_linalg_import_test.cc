@@ -69,9 +69,10 @@ ENTRY main {
 TEST(ComplexLinalgImport, ComplexCallsLoopfuseLacksNameTheTarget) {
   const std::string head = "HloModule m\nENTRY main {\n  ";
   for (const auto& [hlo, message] : std::vector<std::pair<std::string, std::string>>{
-           {"a = c64[4,3] parameter(0)\n  ROOT g = (c64[4,3], c64[3]) custom-call(a), "
-            "custom_call_target=\"cusolver_geqrf_ffi\", backend_config={}",
-            "unsupported custom-call target 'cusolver_geqrf_ffi' on complex numbers"},
+           {"a = c64[4,3] parameter(0)\n  t = c64[3] parameter(1)\n  b = c64[4,2] parameter(2)\n  "
+            "ROOT o = c64[4,2] custom-call(a, t, b), custom_call_target=\"cusolver_ormqr_ffi\", "
+            "backend_config={left = true, transpose = true}",
+            "unsupported custom-call target 'cusolver_ormqr_ffi' on complex numbers"},
            {"a = c64[3,3] parameter(0)\n  ROOT s = (c64[3,3], f32[3], c64[3,3], c64[3,3], s32[]) "
             "custom-call(a), custom_call_target=\"cusolver_gesvdj_ffi\", "
             "backend_config={compute_uv = true, full_matrices = false}",

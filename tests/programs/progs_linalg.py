@@ -323,7 +323,8 @@ def _complex_linalg_args(rng, dtype):
 def _complex_linalg(a, b, hpd, batch, v):
     # jnp.linalg.solve / inv / slogdet / det and lu_factor (getrf with complex pivots), Cholesky
     # of a Hermitian matrix (both triangles, cho_solve), every triangular-solve form with its
-    # conjugate transposes, and a Crank-Nicolson step in a loop (psi' = (I + iH/2)^-1 (I - iH/2) psi).
+    # conjugate transposes, QR (geqrf and ungqr: complex reflectors, R's diagonal real), and a
+    # Crank-Nicolson step in a loop (psi' = (I + iH/2)^-1 (I - iH/2) psi).
     lu, piv = jsl.lu_factor(a)
     sign, logdet = jnp.linalg.slogdet(batch)
     low = jnp.linalg.cholesky(hpd)
@@ -352,6 +353,8 @@ def _complex_linalg(a, b, hpd, batch, v):
             low, b[:4].T, left_side=False, lower=True, conjugate_a=True
         ),
         jax.lax.fori_loop(0, 20, propagate, v),
+        jnp.linalg.qr(a),
+        jnp.linalg.qr(batch[:, :, :3], mode="complete"),
     )
 
 

@@ -284,3 +284,34 @@ def test_quantum_spectral_propagation_and_ground_state_gradient() -> None:
     check(evolve, couplings, psi0, scale=10)
     check(jax.grad(ground_energy), couplings, scale=10)
     check(jax.vmap(ground_energy), np.stack([couplings, couplings[::-1], 2 * couplings]))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (5, 5), (1, 1), (6, 1), (2, 6, 4)])
+@pytest.mark.parametrize("mode", ["reduced", "complete", "r"])
+def test_complex_qr_matches_jax(dtype, shape, mode: str) -> None:
+    # geqrf's complex reflectors make every diagonal element of R real, the last one included
+    # (a one-element reflector still rotates its phase), and Q's columns follow from them.
+    a = cnormal(np.random.default_rng(sum(shape)), shape, dtype)
+    check(lambda a: jnp.linalg.qr(a, mode=mode), a)
+
+
+def test_complex_qr_degenerate_and_in_a_loop() -> None:
+    rng = np.random.default_rng(13)
+    a = cnormal(rng, (5, 4), np.complex64)
+    zero = a.copy()
+    zero[:, 1] = 0
+    real = a.real.astype(np.complex64)  # imaginary parts all zero: real reflectors
+    for m in (zero, real, np.zeros((3, 3), np.complex64), np.triu(a)):
+        check(jnp.linalg.qr, m)
+
+    # Orthonormalizing a block of vectors after every step, as a subspace iteration does: Q of
+    # H Q, twenty times, for the lowest eigenvectors of a Hermitian H (Q's phases are geqrf's).
+    h = hermitian(rng, 8, np.complex64)
+
+    def subspace(h, q):
+        q = jax.lax.fori_loop(0, 20, lambda _, q: jnp.linalg.qr(h @ q)[0], q)
+        return q, jnp.diagonal(q.conj().T @ h @ q).real
+
+    check(subspace, h, cnormal(rng, (8, 3), np.complex64), scale=10)
+    check(jax.vmap(lambda a: jnp.linalg.qr(a)[1]), cnormal(rng, (4, 5, 3), np.complex64))

@@ -702,4 +702,4 @@ LF_DEVICE void lf_threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x
 #include "lf_svd.h"      // the SVD (LAPACK port), pasted in place by codegen::preludeText
 
 // After lf_linalg.h, whose helpers (lf_la_steqr, ...) it calls.
-#include "lf_eigh_complex.h"  // Hermitian eigh (LAPACK port), pasted in place by preludeText
+#include "lf_linalg_complex.h"  // complex QR, Hermitian eigh: pasted in place by preludeText

@@ -1,5 +1,7 @@
-// The Hermitian eigen-decomposition behind jnp.linalg.eigh of complex matrices: LAPACK's cheevd /
-// zheevd for n <= 25, step for step as lf_syevd_lower takes ssyevd's (lf_linalg.h): the unblocked
+// The complex QR and Hermitian eigen-decompositions behind jnp.linalg.qr and jnp.linalg.eigh of
+// complex matrices, as lf_linalg.h's are the real ones. QR: LAPACK's cgeqrf and cungqr below 128
+// columns (geqr2, ung2r), with the complex reflectors of clarfg, applied as H^H while factoring.
+// eigh: cheevd / zheevd for n <= 25, step for step as lf_syevd_lower takes ssyevd's: the unblocked
 // reduction to a real tridiagonal matrix (hetd2, complex reflectors from larfg, whose beta is
 // real), the real tridiagonal QL/QR iteration (steqr with compz 'I', shared with the real
 // eigh), then the complex reflectors applied to its real eigenvectors (unm2r). Following the same
@@ -193,6 +195,59 @@ LF_DEVICE void lf_la_clarf_left(int64_t m, int64_t n, const T* vr, const T* vi, 
       cr[i * ldc + j] += q.re;
       ci[i * ldc + j] += q.im;
     }
+  }
+}
+
+// cgeqrf (geqr2): the m x n complex matrix (ar, ai) becomes R on and above the diagonal and the
+// reflectors' tails below it; (taur, taui)[0..min(m, n)) their scalars. H(i)^H = I - conj(tau) v
+// v^H is what reduces the trailing columns.
+template <class T>
+LF_LINALG_FN void lf_cgeqrf(T* ar, T* ai, int64_t m, int64_t n, T* taur, T* taui) {
+  const int64_t k = m < n ? m : n;
+  for (int64_t i = 0; i < k; ++i) {
+    const int64_t ii = i * n + i;
+    const int64_t below = (i + 1 < m ? i + 1 : m - 1) * n + i;
+    const lf_cx<T> tau = lf_la_clarfg(m - i, ar + ii, ai + ii, ar + below, ai + below, n);
+    taur[i] = tau.re;
+    taui[i] = tau.im;
+    if (i < n - 1) {
+      const T keepr = ar[ii], keepi = ai[ii];
+      ar[ii] = (T)1;
+      ai[ii] = (T)0;
+      lf_la_clarf_left(m - i, n - i - 1, ar + ii, ai + ii, n, lf_cx_conj(tau), ar + ii + 1,
+                       ai + ii + 1, n);
+      ar[ii] = keepr;
+      ai[ii] = keepi;
+    }
+  }
+}
+
+// cungqr (ung2r): the m x n complex matrix (ar, ai) (m >= n >= k) holding k reflectors as
+// lf_cgeqrf leaves them becomes the first n columns of Q = H(0) H(1) ... H(k-1).
+template <class T>
+LF_LINALG_FN void lf_cungqr(T* ar, T* ai, int64_t m, int64_t n, int64_t k, const T* taur,
+                            const T* taui) {
+  for (int64_t j = k; j < n; ++j) {
+    for (int64_t l = 0; l < m; ++l) ar[l * n + j] = ai[l * n + j] = (T)0;
+    ar[j * n + j] = (T)1;
+  }
+  for (int64_t i = k - 1; i >= 0; --i) {
+    const int64_t ii = i * n + i;
+    const lf_cx<T> tau{taur[i], taui[i]};
+    if (i < n - 1) {
+      ar[ii] = (T)1;
+      ai[ii] = (T)0;
+      lf_la_clarf_left(m - i, n - i - 1, ar + ii, ai + ii, n, tau, ar + ii + 1, ai + ii + 1, n);
+    }
+    const lf_cx<T> minus{-tau.re, -tau.im};
+    for (int64_t l = i + 1; l < m; ++l) {
+      const lf_cx<T> v = lf_cx_mul(minus, lf_cx<T>{ar[l * n + i], ai[l * n + i]});
+      ar[l * n + i] = v.re;
+      ai[l * n + i] = v.im;
+    }
+    ar[ii] = (T)1 - tau.re;
+    ai[ii] = -tau.im;
+    for (int64_t l = 0; l < i; ++l) ar[l * n + i] = ai[l * n + i] = (T)0;
   }
 }
 
