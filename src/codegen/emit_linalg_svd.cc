@@ -10,6 +10,7 @@ namespace lf::codegen {
 // (a, values[, u, vt], info) = gesdd(a). The first result is the working copy LAPACK destroys;
 // u and vt start as zeros (gesdd leaves parts of them unwritten in some of its paths).
 void Emitter::emitSvd(const ir::Op& op) {
+  if (op.operands.size() == 2) return emitComplexSvdValues(op);
   const ir::SvdAttrs& attrs = op.attr<ir::SvdAttrs>();
   const ir::Value* a = op.operands[0];
   const ir::Value* work = op.result(0);
@@ -41,6 +42,26 @@ void Emitter::emitSvd(const ir::Op& op) {
   line(at(info, "mat") + " = lf_gesdd(&" + at(work, "base") + ", " + std::to_string(m) + ", " +
        std::to_string(n) + ", " + std::to_string(mode) + ", &" +
        at(values, "mat * " + std::to_string(k)) + ", " + u + ", " + vt + ", work);");
+  close();
+  barrier();
+}
+
+// (a_re, a_im, values, info) = gesdd(a) of a complex a, jobz 'N'.
+void Emitter::emitComplexSvdValues(const ir::Op& op) {
+  const ir::Value* aRe = op.operands[0];
+  const ir::Value* aIm = op.operands[1];
+  const int rank = aRe->type.rank();
+  const int64_t m = aRe->type.dims[rank - 2], n = aRe->type.dims[rank - 1], k = std::min(m, n);
+  const int64_t matrices = m * n == 0 ? 0 : aRe->type.numElements() / (m * n);
+  const std::string T = cType(aRe->type.dtype);
+  openParallelLoop(matrices, "mat");
+  line("const int64_t base = mat * " + std::to_string(m * n) + ";");
+  copyMatrix(op.result(0), aRe, "base", m * n);
+  copyMatrix(op.result(1), aIm, "base", m * n);
+  line(T + " work[LF_CGESDD_VALUES_WORK(" + std::to_string(k) + ")];");
+  line(at(op.result(3), "mat") + " = lf_cgesdd_values(&" + at(op.result(0), "base") + ", &" +
+       at(op.result(1), "base") + ", " + std::to_string(m) + ", " + std::to_string(n) + ", &" +
+       at(op.result(2), "mat * " + std::to_string(k)) + ", work);");
   close();
   barrier();
 }

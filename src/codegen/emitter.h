@@ -232,6 +232,7 @@ class Emitter {
   void emitComplexQr(const ir::Op& op);      // emit_linalg_qr_eigh.cc
   void emitComplexHouseholderProduct(const ir::Op& op);
   void emitSvd(const ir::Op& op);                  // emit_linalg_svd.cc
+  void emitComplexSvdValues(const ir::Op& op);     // emit_linalg_svd.cc
   void emitFft(const ir::Op& op);                  // emit_fft.cc
   void emitFftTables();                            // emit_fft.cc: the twiddles, once per length
   void emitPivotsToPermutation(const ir::Op& op);  // emit_linalg.cc

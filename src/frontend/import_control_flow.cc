@@ -22,7 +22,8 @@ const char* const kKnownCustomCallTargets[] = {
     // Complex linear algebra (import_linalg.cc; cuSOLVER's targets above take complex too).
     "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi", "lapack_ztrsm_ffi",
     "lapack_cgetrf_ffi", "lapack_zgetrf_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi",
-    "lapack_cgeqrf_ffi", "lapack_zgeqrf_ffi", "lapack_cungqr_ffi", "lapack_zungqr_ffi"};
+    "lapack_cgeqrf_ffi", "lapack_zgeqrf_ffi", "lapack_cungqr_ffi", "lapack_zungqr_ffi",
+    "lapack_cgesdd_ffi", "lapack_zgesdd_ffi"};
 const size_t kNumKnownCustomCallTargets = std::size(kKnownCustomCallTargets);
 
 bool isKnownCustomCallTarget(std::string_view target) {

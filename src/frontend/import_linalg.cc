@@ -225,24 +225,34 @@ Values eigh(InstrContext& c, const std::string& target,
 // never reads them: they are zeros here, and the op makes neither. cuSOLVER's gesvdj (jax's CUDA
 // SVD of small matrices) gives (a, values, u, v, info), v not transposed, its mode in two flags;
 // loopfuse computes it with LAPACK's gesdd too (cuSOLVER's Jacobi method picks other signs).
+// gesdd's mode, 'N' (values only), 'S' or 'A'; gesvdj's from its two flags.
+char svdMode(InstrContext& c, const std::string& target,
+             const std::map<std::string, std::string>& config) {
+  if (target != "cusolver_gesvdj_ffi") return lapackFlag(c, config, "mode", "NSA");
+  auto flag = [&](const std::string& key) {
+    auto it = config.find(key);
+    if (it == config.end()) c.fail("custom-call backend_config lacks '" + key + "'");
+    return it->second == "true";
+  };
+  const bool full = flag("full_matrices");
+  return flag("compute_uv") ? (full ? 'A' : 'S') : 'N';
+}
+
+// An array of zeros of type t (gesdd's u and vt in mode 'N', which jax never reads).
+ir::Value* zeros(InstrContext& c, const ir::Type& t) {
+  std::vector<uint8_t> zero(static_cast<size_t>(byteSize(t.dtype)), 0);
+  ir::Value* z =
+      c.emit(OpKind::Constant, {}, {ir::Type{t.dtype, {}}}, ir::ConstantAttrs{zero})->result();
+  return c.emit(OpKind::Broadcast, {z}, {t}, ir::BroadcastAttrs{})->result();
+}
+
 Values svd(InstrContext& c, const std::string& target,
            const std::map<std::string, std::string>& config) {
   c.expectOperands(1);
   ir::Value* a = c.array(0);
   if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
   const bool jacobi = target == "cusolver_gesvdj_ffi";
-  char mode = 'N';
-  if (jacobi) {
-    auto flag = [&](const std::string& key) {
-      auto it = config.find(key);
-      if (it == config.end()) c.fail("custom-call backend_config lacks '" + key + "'");
-      return it->second == "true";
-    };
-    const bool full = flag("full_matrices");
-    if (flag("compute_uv")) mode = full ? 'A' : 'S';
-  } else {
-    mode = lapackFlag(c, config, "mode", "NSA");
-  }
+  const char mode = svdMode(c, target, config);
   const int64_t m = a->type.dims[a->type.rank() - 2], n = a->type.dims.back();
   if (std::min(m, n) > kSvdMaxRank) {
     c.fail("unsupported " + target + " of " + std::to_string(m) + " x " + std::to_string(n) +
@@ -268,16 +278,39 @@ Values svd(InstrContext& c, const std::string& target,
     r[3] = c.emit(OpKind::Transpose, {r[3]}, {declaredV}, ir::TransposeAttrs{swapLast})->result();
   }
   if (!attrs.computeUv) {
-    const DType t = a->type.dtype;
-    std::vector<uint8_t> zero(static_cast<size_t>(byteSize(t)), 0);
-    ir::Value* z =
-        c.emit(OpKind::Constant, {}, {ir::Type{t, {}}}, ir::ConstantAttrs{zero})->result();
-    for (int i : {2, 3}) {
-      r.insert(r.begin() + i,
-               c.emit(OpKind::Broadcast, {z}, {declared[i]}, ir::BroadcastAttrs{})->result());
-    }
+    for (int i : {2, 3}) r.insert(r.begin() + i, zeros(c, declared[i]));
   }
   return r;
+}
+
+// The largest min(m, n) of a complex SVD (values only): its workspace is a local array of about
+// 7 min(m, n) elements.
+constexpr int64_t kComplexSvdMaxRank = 1024;
+
+// gesdd / gesvdj of a complex matrix, mode 'N': (a, values, u, vt, info) as declared, a, u and vt
+// complex (two leaves each; u and vt zeros, as for a real 'N').
+Values complexSvdValues(InstrContext& c, const std::string& target,
+                        const std::map<std::string, std::string>& config, ir::Value* re,
+                        ir::Value* im) {
+  c.expectOperands(1);
+  if (re->type.rank() < 2) c.fail(target + " needs matrices, got " + re->type.toString());
+  if (svdMode(c, target, config) != 'N') {
+    c.fail("unsupported " + target + " of complex matrices with their singular vectors: " +
+           "loopfuse computes a complex SVD's values only (compute_uv=False); jax.jit runs it");
+  }
+  const int64_t m = re->type.dims[re->type.rank() - 2], n = re->type.dims.back();
+  if (std::min(m, n) > kComplexSvdMaxRank) {
+    c.fail("unsupported " + target + " of " + std::to_string(m) + " x " + std::to_string(n) +
+           " complex matrices (up to min(m, n) = " + std::to_string(kComplexSvdMaxRank) + ")");
+  }
+  const std::vector<ir::Type> declared = c.resultTypes();
+  if (declared.size() != 8) c.fail(target + " gives (a, values, u, vt, info)");
+  Values r = resultsOf(c.emit(OpKind::Svd, {re, im}, {re->type, re->type, declared[2], declared[7]},
+                              ir::SvdAttrs{false, false}));
+  Values out{r[0], r[1], r[2]};
+  for (int i = 3; i < 7; ++i) out.push_back(zeros(c, declared[i]));
+  out.push_back(r[3]);
+  return out;
 }
 
 }  // namespace
@@ -319,11 +352,12 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
 
 bool takesComplexCustomCall(std::string_view target) {
   for (const char* t :
-       {"Sharding", "cusolver_getrf_ffi", "cusolver_potrf_ffi", "lapack_cgetrf_ffi",
-        "lapack_zgetrf_ffi", "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi",
-        "lapack_ztrsm_ffi", "cusolver_syevd_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi",
-        "cusolver_geqrf_ffi", "cusolver_orgqr_ffi", "lapack_cgeqrf_ffi", "lapack_zgeqrf_ffi",
-        "lapack_cungqr_ffi", "lapack_zungqr_ffi"}) {
+       {"Sharding",           "cusolver_getrf_ffi", "cusolver_potrf_ffi",  "lapack_cgetrf_ffi",
+        "lapack_zgetrf_ffi",  "lapack_cpotrf_ffi",  "lapack_zpotrf_ffi",   "lapack_ctrsm_ffi",
+        "lapack_ztrsm_ffi",   "cusolver_syevd_ffi", "lapack_cheevd_ffi",   "lapack_zheevd_ffi",
+        "cusolver_geqrf_ffi", "cusolver_orgqr_ffi", "lapack_cgeqrf_ffi",   "lapack_zgeqrf_ffi",
+        "lapack_cungqr_ffi",  "lapack_zungqr_ffi",  "cusolver_gesvdj_ffi", "lapack_cgesdd_ffi",
+        "lapack_zgesdd_ffi"}) {
     if (target == t) return true;
   }
   return false;
@@ -358,6 +392,9 @@ Values importComplexCustomCall(InstrContext& c) {
     return eigh(c, target, config, {aRe, aIm});
   }
   if (target.find("geqrf") != std::string::npos) return qr(c, target, {aRe, aIm});
+  if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
+    return complexSvdValues(c, target, config, aRe, aIm);
+  }
   if (target.find("ungqr") != std::string::npos || target == "cusolver_orgqr_ffi") {
     auto [tRe, tIm] = parts(c, 1);
     if (tIm == nullptr) c.fail("custom-call '" + target + "' of real taus");

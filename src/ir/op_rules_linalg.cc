@@ -247,15 +247,22 @@ std::string checkEigh(const Op& op) {
 std::string checkSvd(const Op& op) {
   if (!std::holds_alternative<SvdAttrs>(op.attrs)) return "svd needs SvdAttrs";
   const SvdAttrs& attrs = op.attr<SvdAttrs>();
-  const size_t results = attrs.computeUv ? 5 : 3;
-  if (op.operands.size() != 1 || op.results.size() != results) {
-    return std::string("svd takes one operand and gives ") +
+  // A complex a (its real and imaginary parts) gives only the values: (a_re, a_im, values, info).
+  const bool complex = op.operands.size() == 2;
+  if (complex && attrs.computeUv) return "svd of a complex matrix gives no vectors";
+  const size_t results = attrs.computeUv ? 5 : complex ? 4 : 3;
+  if ((op.operands.size() != 1 && !complex) || op.results.size() != results) {
+    return std::string("svd takes a (or its real and imaginary parts) and gives ") +
            (attrs.computeUv ? "(a, values, u, vt, info)" : "(a, values, info)");
   }
   const Type& a = op.operands[0]->type;
   if (auto e = floatMatrices(op, a); !e.empty()) return e;
+  if (complex) {
+    if (auto e = complexPair(op, 0); !e.empty()) return e;
+  }
   const int64_t m = a.dims[a.rank() - 2], n = a.dims.back(), k = std::min(m, n);
   std::vector<Type> want{a, Type{a.dtype, batchOf(a, k)}};
+  if (complex) want.insert(want.begin(), a);
   if (attrs.computeUv) {
     Type u = a, vt = a;
     u.dims.back() = attrs.fullMatrices ? m : k;

@@ -53,6 +53,22 @@ ENTRY main {
   }
 }
 
+// Values only: the svd op on the parts; u and vt, which jax declares and never reads, are zeros.
+TEST(ComplexLinalgImport, SingularValuesOfComplexMatrices) {
+  std::string ir = importText(R"(HloModule m
+ENTRY main {
+  a = c64[5,3] parameter(0)
+  s = (c64[5,3]{0,1}, f32[3]{0}, c64[5,5]{0,1}, c64[3,3]{0,1}, s32[]) custom-call(a), custom_call_target="lapack_cgesdd_ffi", backend_config={mode = 78 : ui8}
+  ROOT w = f32[3] get-tuple-element(s), index=1
+})");
+  for (const char* expected :
+       {"svd(%2, %4) compute_uv=false full_matrices=false : f32[5,3], f32[5,3], f32[3], s32[]",
+        "broadcast(%9) dimensions={} : f32[5,5]", "broadcast(%13) dimensions={} : f32[3,3]",
+        "return %7"}) {
+    EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+  }
+}
+
 TEST(ComplexLinalgImport, TransposeWithoutConjugation) {
   std::string ir = importText(R"(HloModule m
 ENTRY main {
@@ -76,7 +92,13 @@ TEST(ComplexLinalgImport, ComplexCallsLoopfuseLacksNameTheTarget) {
            {"a = c64[3,3] parameter(0)\n  ROOT s = (c64[3,3], f32[3], c64[3,3], c64[3,3], s32[]) "
             "custom-call(a), custom_call_target=\"cusolver_gesvdj_ffi\", "
             "backend_config={compute_uv = true, full_matrices = false}",
-            "unsupported custom-call target 'cusolver_gesvdj_ffi' on complex numbers"},
+            "unsupported cusolver_gesvdj_ffi of complex matrices with their singular vectors"},
+           {"a = c64[2000,1100] parameter(0)\n  ROOT s = (c64[2000,1100], f32[1100], "
+            "c64[2000,2000], "
+            "c64[1100,1100], s32[]) custom-call(a), custom_call_target=\"lapack_cgesdd_ffi\", "
+            "backend_config={mode = 78 : ui8}",
+            "unsupported lapack_cgesdd_ffi of 2000 x 1100 complex matrices (up to min(m, n) = "
+            "1024)"},
            {"a = c64[3,3] parameter(0)\n  ROOT e = (c64[3,3], f32[3], s32[]) custom-call(a), "
             "custom_call_target=\"lapack_cheevd_ffi\", backend_config={mode = 86 : ui8, uplo = 85 "
             ": ui8}",

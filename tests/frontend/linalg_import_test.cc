@@ -57,7 +57,7 @@ ENTRY main {
         "svd(%2) compute_uv=true full_matrices=false : f32[3,6,4], f32[3,4], f32[3,6,4], "
         "f32[3,4,4], s32[3]",
         "constant(0) : f32[]", "broadcast(%16) dimensions={} : f32[6,6]",
-        "broadcast(%16) dimensions={} : f32[4,4]", "return %5, %11, %14, %17, %18, %23"}) {
+        "broadcast(%18) dimensions={} : f32[4,4]", "return %5, %11, %14, %17, %19, %24"}) {
     EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
   }
   size_t svds = 0;

@@ -323,8 +323,9 @@ def _complex_linalg_args(rng, dtype):
 def _complex_linalg(a, b, hpd, batch, v):
     # jnp.linalg.solve / inv / slogdet / det and lu_factor (getrf with complex pivots), Cholesky
     # of a Hermitian matrix (both triangles, cho_solve), every triangular-solve form with its
-    # conjugate transposes, QR (geqrf and ungqr: complex reflectors, R's diagonal real), and a
-    # Crank-Nicolson step in a loop (psi' = (I + iH/2)^-1 (I - iH/2) psi).
+    # conjugate transposes, QR (geqrf and ungqr: complex reflectors, R's diagonal real), singular
+    # values (gesdd 'N': a complex bidiagonal reduction, then bdsqr), and a Crank-Nicolson step in
+    # a loop (psi' = (I + iH/2)^-1 (I - iH/2) psi).
     lu, piv = jsl.lu_factor(a)
     sign, logdet = jnp.linalg.slogdet(batch)
     low = jnp.linalg.cholesky(hpd)
@@ -355,6 +356,8 @@ def _complex_linalg(a, b, hpd, batch, v):
         jax.lax.fori_loop(0, 20, propagate, v),
         jnp.linalg.qr(a),
         jnp.linalg.qr(batch[:, :, :3], mode="complete"),
+        jnp.linalg.svd(a, compute_uv=False),
+        jnp.linalg.norm(batch[:, :3, :], ord=2, axis=(-2, -1)),
     )
 
 

@@ -315,3 +315,69 @@ def test_complex_qr_degenerate_and_in_a_loop() -> None:
 
     check(subspace, h, cnormal(rng, (8, 3), np.complex64), scale=10)
     check(jax.vmap(lambda a: jnp.linalg.qr(a)[1]), cnormal(rng, (4, 5, 3), np.complex64))
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(1, 1), (4, 3), (3, 4), (6, 6), (2, 9, 4), (32, 32), (40, 64)])
+def test_complex_singular_values(dtype, shape) -> None:
+    # Values only (compute_uv=False): gesdd's scaling and bidiagonal reduction with complex
+    # reflectors, then the real bdsqr; any size, since the values are the matrix's, not the
+    # path's.
+    a = cnormal(np.random.default_rng(sum(shape)), shape, dtype)
+
+    def values(a):
+        return (
+            jnp.linalg.svd(a, compute_uv=False),
+            jnp.linalg.norm(a, ord=2, axis=(-2, -1)),
+            jnp.linalg.norm(a, ord="nuc", axis=(-2, -1)),
+        )
+
+    check(values, a, scale=4)
+
+
+def test_complex_singular_values_rank_cond_and_scale() -> None:
+    rng = np.random.default_rng(21)
+    low_rank = (cnormal(rng, (6, 2), np.complex64) @ cnormal(rng, (2, 5), np.complex64)).astype(
+        np.complex64
+    )
+    a = cnormal(rng, (5, 5), np.complex64)
+    check(lambda m: jnp.linalg.matrix_rank(m), low_rank)
+    check(jnp.linalg.cond, a, scale=4)
+    for magnitude in (1e-30, 1e30):  # gesdd scales the matrix into range and back
+        check(lambda m: jnp.linalg.svd(m, compute_uv=False), (a * magnitude).astype(np.complex64))
+    check(lambda m: jnp.linalg.svd(m, compute_uv=False), np.zeros((3, 4), np.complex64))
+
+
+def test_entanglement_entropy_along_a_quantum_circuit() -> None:
+    # Six qubits: a layer of random two-qubit unitaries per step, and after each step the
+    # entanglement entropy of the half-chain cut from the Schmidt values (the singular values of
+    # the state reshaped to 8 x 8), collected by scan.
+    rng = np.random.default_rng(22)
+    gates, _ = np.linalg.qr(cnormal(rng, (3, 4, 4), np.complex64))
+    gates = gates.astype(np.complex64)
+    psi0 = np.zeros(64, np.complex64)
+    psi0[0] = 1
+
+    def apply(psi, gate, first):
+        t = jnp.moveaxis(psi.reshape((2,) * 6), (first, first + 1), (0, 1)).reshape(4, -1)
+        t = jnp.moveaxis((gate @ t).reshape((2,) * 6), (0, 1), (first, first + 1))
+        return t.reshape(64)
+
+    def step(psi, _):
+        for q, gate in zip((0, 2, 4), gates):
+            psi = apply(psi, gate, q)
+        for q, gate in zip((1, 3), gates[1:]):
+            psi = apply(psi, gate, q)
+        s = jnp.linalg.svd(psi.reshape(8, 8), compute_uv=False)
+        p = s**2
+        return psi, -jnp.sum(p * jnp.log(jnp.maximum(p, 1e-30)))
+
+    check(lambda psi: jax.lax.scan(step, psi, None, length=12), psi0, scale=10)
+
+
+def test_complex_svd_with_vectors_falls_back_by_name() -> None:
+    a = cnormal(np.random.default_rng(23), (4, 3), np.complex64)
+    with pytest.raises(
+        Exception, match="lapack_cgesdd_ffi of complex matrices with their singular"
+    ):
+        lf.jit(jnp.linalg.svd, fallback="error")(a)

@@ -321,3 +321,127 @@ LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work) {
   }
   return info;
 }
+
+// clarf('R'): C = C (I - tau v v^H) for the m x n complex block C (cr, ci; row stride ldc), v at
+// (vr, vi)[j * incv]. Row by row: w_i = sum_j C(i, j) v_j (gemv 'N'), then C(i, j) += w_i (-tau
+// conj(v_j)) (gerc).
+template <class T>
+LF_DEVICE void lf_la_clarf_right(int64_t m, int64_t n, const T* vr, const T* vi, int64_t incv,
+                                 lf_cx<T> tau, T* cr, T* ci, int64_t ldc) {
+  if (lf_cx_is_zero(tau)) return;
+  const lf_cx<T> minus{-tau.re, -tau.im};
+  for (int64_t i = 0; i < m; ++i) {
+    lf_cx<T> w{(T)0, (T)0};
+    for (int64_t j = 0; j < n; ++j) {
+      const lf_cx<T> q = lf_cx_mul(lf_cx<T>{cr[i * ldc + j], ci[i * ldc + j]},
+                                   lf_cx<T>{vr[j * incv], vi[j * incv]});
+      w.re += q.re;
+      w.im += q.im;
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      const lf_cx<T> t = lf_cx_mul(minus, lf_cx<T>{vr[j * incv], -vi[j * incv]});
+      const lf_cx<T> q = lf_cx_mul(w, t);
+      cr[i * ldc + j] += q.re;
+      ci[i * ldc + j] += q.im;
+    }
+  }
+}
+
+// cgebd2 without the reflectors kept: Q^H A P = B for the m x n complex matrix (ar, ai), B real
+// bidiagonal (clarfg's betas are real), upper when m >= n and lower otherwise, its diagonal in
+// d[0..min) and off-diagonal in e[0..min-1). Row reflectors act on the conjugated row (clacgv).
+template <class T>
+LF_LINALG_SVD_FN void lf_la_cgebd2(T* ar, T* ai, int64_t m, int64_t n, T* d, T* e) {
+  auto conjugateRow = [&](int64_t i, int64_t from) {
+    for (int64_t j = from; j < n; ++j) ai[i * n + j] = -ai[i * n + j];
+  };
+  if (m >= n) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t ii = i * n + i;
+      const int64_t below = (i + 1 < m ? i + 1 : m - 1) * n + i;
+      const lf_cx<T> tauq = lf_la_clarfg(m - i, ar + ii, ai + ii, ar + below, ai + below, n);
+      d[i] = ar[ii];
+      ar[ii] = (T)1;
+      ai[ii] = (T)0;
+      if (i < n - 1) {
+        lf_la_clarf_left(m - i, n - i - 1, ar + ii, ai + ii, n, lf_cx_conj(tauq), ar + ii + 1,
+                         ai + ii + 1, n);
+      }
+      ar[ii] = d[i];
+      if (i < n - 1) {
+        const int64_t r = ii + 1;
+        const int64_t right = i * n + (i + 2 < n ? i + 2 : n - 1);
+        conjugateRow(i, i + 1);
+        const lf_cx<T> taup = lf_la_clarfg(n - i - 1, ar + r, ai + r, ar + right, ai + right, 1);
+        e[i] = ar[r];
+        ar[r] = (T)1;
+        ai[r] = (T)0;
+        lf_la_clarf_right(m - i - 1, n - i - 1, ar + r, ai + r, 1, taup, ar + r + n, ai + r + n, n);
+        conjugateRow(i, i + 1);
+        ar[r] = e[i];
+        ai[r] = (T)0;
+      }
+    }
+  } else {
+    for (int64_t i = 0; i < m; ++i) {
+      const int64_t ii = i * n + i;
+      const int64_t right = i * n + (i + 1 < n ? i + 1 : n - 1);
+      conjugateRow(i, i);
+      const lf_cx<T> taup = lf_la_clarfg(n - i, ar + ii, ai + ii, ar + right, ai + right, 1);
+      d[i] = ar[ii];
+      ar[ii] = (T)1;
+      ai[ii] = (T)0;
+      if (i < m - 1) {
+        lf_la_clarf_right(m - i - 1, n - i, ar + ii, ai + ii, 1, taup, ar + ii + n, ai + ii + n, n);
+      }
+      conjugateRow(i, i);
+      ar[ii] = d[i];
+      ai[ii] = (T)0;
+      if (i < m - 1) {
+        const int64_t b = ii + n;
+        const int64_t below = (i + 2 < m ? i + 2 : m - 1) * n + i;
+        const lf_cx<T> tauq = lf_la_clarfg(m - i - 1, ar + b, ai + b, ar + below, ai + below, n);
+        e[i] = ar[b];
+        ar[b] = (T)1;
+        ai[b] = (T)0;
+        lf_la_clarf_left(m - i - 1, n - i - 1, ar + b, ai + b, n, lf_cx_conj(tauq), ar + b + 1,
+                         ai + b + 1, n);
+        ar[b] = e[i];
+      }
+    }
+  }
+}
+
+// The workspace lf_cgesdd_values needs for min(m, n) = k, in elements.
+#define LF_CGESDD_VALUES_WORK(k) ((k) + LF_BDSDC_WORK(k) + 1)
+
+// cgesdd with jobz 'N': the singular values s[0..k) of the m x n complex matrix (ar, ai)
+// (destroyed), descending: the scaling into range, the bidiagonal reduction, then bdsdc without
+// vectors (for any size: LAPACK's bdsdc hands a values-only problem to lasdq whatever its order).
+// Values do not depend on the path taken, so the QR or LQ factorization gesdd runs first for a
+// far from square matrix is skipped; they agree to rounding. Returns info: 0, -4 for a NaN, or
+// > 0 when bdsqr did not converge.
+template <class T>
+LF_LINALG_SVD_FN int32_t lf_cgesdd_values(T* ar, T* ai, int64_t m, int64_t n, T* s, T* work) {
+  const int64_t k = m < n ? m : n;
+  if (k == 0) return 0;
+  const T eps = (T)2 * lf_la_limits<T>::eps;
+  const T smlnum = lf_la_sqrt(lf_la_limits<T>::safmin) / eps, bignum = (T)1 / smlnum;
+  T anrm = 0;
+  for (int64_t i = 0; i < m * n; ++i) {
+    const T x = lf_la_lapy2(ar[i], ai[i]);
+    if (anrm < x || x != x) anrm = x;
+  }
+  if (anrm != anrm) return -4;
+  const bool small = anrm > (T)0 && anrm<smlnum, large = anrm> bignum;
+  if (small || large) {
+    lf_la_lascl(anrm, small ? smlnum : bignum, ar, m * n, 1);
+    lf_la_lascl(anrm, small ? smlnum : bignum, ai, m * n, 1);
+  }
+  T* e = work;
+  lf_la_cgebd2(ar, ai, m, n, s, e);
+  const int32_t info = lf_la_bdsdc(m >= n, false, k, s, e, (T*)0, 1, (T*)0, 1, work + k);
+  if (large) lf_la_lascl(bignum, anrm, s, k, 1);
+  if (small) lf_la_lascl(smlnum, anrm, s, k, 1);
+  return info;
+}
