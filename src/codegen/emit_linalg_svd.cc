@@ -37,6 +37,14 @@ void Emitter::emitSvd(const ir::Op& op) {
     u = "&" + at(uv, "mat * " + std::to_string(uSize));
     vt = "&" + at(vtv, "mat * " + std::to_string(vtSize));
   }
+  if (!attrs.computeUv && k > ir::kSvdLapackPathMaxRank) {
+    line(T + " work[LF_GESDD_VALUES_WORK(" + std::to_string(k) + ")];");
+    line(at(info, "mat") + " = lf_gesdd_values(&" + at(work, "base") + ", " + std::to_string(m) +
+         ", " + std::to_string(n) + ", &" + at(values, "mat * " + std::to_string(k)) + ", work);");
+    close();
+    barrier();
+    return;
+  }
   const int mode = !attrs.computeUv ? 0 : attrs.fullMatrices ? 2 : 1;
   line(T + " work[LF_GESDD_WORK(" + std::to_string(k) + ")];");
   line(at(info, "mat") + " = lf_gesdd(&" + at(work, "base") + ", " + std::to_string(m) + ", " +

@@ -17,9 +17,6 @@ using ir::OpKind;
 
 // The largest eigh: LAPACK's syevd switches to divide and conquer above (sstedc's SMLSIZ).
 constexpr int64_t kEighMaxRows = 25;
-// The largest min(m, n) of an svd: gesdd's bidiagonal solver (sbdsdc) switches to divide and
-// conquer above (its SMLSIZ).
-constexpr int64_t kSvdMaxRank = 25;
 
 // One LAPACK character flag of a backend_config (`uplo = 76 : ui8` is 'L'), checked against the
 // letters it may be.
@@ -254,10 +251,13 @@ Values svd(InstrContext& c, const std::string& target,
   const bool jacobi = target == "cusolver_gesvdj_ffi";
   const char mode = svdMode(c, target, config);
   const int64_t m = a->type.dims[a->type.rank() - 2], n = a->type.dims.back();
-  if (std::min(m, n) > kSvdMaxRank) {
+  // gesdd's bidiagonal solver (sbdsdc) switches to divide and conquer past its SMLSIZ, 25, when
+  // vectors are wanted; values alone go to lasdq at any size.
+  const int64_t largest = mode == 'N' ? ir::kSvdValuesMaxRank : ir::kSvdLapackPathMaxRank;
+  if (std::min(m, n) > largest) {
     c.fail("unsupported " + target + " of " + std::to_string(m) + " x " + std::to_string(n) +
            " matrices (loopfuse's svd follows LAPACK's QR-iteration path, up to min(m, n) = " +
-           std::to_string(kSvdMaxRank) + ")");
+           std::to_string(largest) + (mode == 'N' ? " for values alone)" : " with vectors)"));
   }
   std::vector<ir::Type> declared = c.resultTypes();
   if (declared.size() != 5) c.fail(target + " gives (a, values, u, vt, info)");
@@ -283,10 +283,6 @@ Values svd(InstrContext& c, const std::string& target,
   return r;
 }
 
-// The largest min(m, n) of a complex SVD (values only): its workspace is a local array of about
-// 7 min(m, n) elements.
-constexpr int64_t kComplexSvdMaxRank = 1024;
-
 // gesdd / gesvdj of a complex matrix, mode 'N': (a, values, u, vt, info) as declared, a, u and vt
 // complex (two leaves each; u and vt zeros, as for a real 'N').
 Values complexSvdValues(InstrContext& c, const std::string& target,
@@ -299,9 +295,9 @@ Values complexSvdValues(InstrContext& c, const std::string& target,
            "loopfuse computes a complex SVD's values only (compute_uv=False); jax.jit runs it");
   }
   const int64_t m = re->type.dims[re->type.rank() - 2], n = re->type.dims.back();
-  if (std::min(m, n) > kComplexSvdMaxRank) {
+  if (std::min(m, n) > ir::kSvdValuesMaxRank) {
     c.fail("unsupported " + target + " of " + std::to_string(m) + " x " + std::to_string(n) +
-           " complex matrices (up to min(m, n) = " + std::to_string(kComplexSvdMaxRank) + ")");
+           " complex matrices (up to min(m, n) = " + std::to_string(ir::kSvdValuesMaxRank) + ")");
   }
   const std::vector<ir::Type> declared = c.resultTypes();
   if (declared.size() != 8) c.fail(target + " gives (a, values, u, vt, info)");

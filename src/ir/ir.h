@@ -313,6 +313,12 @@ struct OrmqrAttrs {
   bool transpose = false;
   bool operator==(const OrmqrAttrs&) const = default;
 };
+// The largest min(m, n) for which the svd op follows gesdd's own path (bdsdc hands it to lasdq):
+// the vectors' signs are LAPACK's. Values alone (computeUv false) are taken up to
+// kSvdValuesMaxRank, past this size by the bidiagonal reduction and bdsqr with no QR first (the
+// values do not depend on the path).
+inline constexpr int64_t kSvdLapackPathMaxRank = 25;
+inline constexpr int64_t kSvdValuesMaxRank = 1024;
 struct SvdAttrs {
   bool computeUv = true;
   bool fullMatrices = false;

@@ -130,7 +130,7 @@ TEST(LinalgImport, ErrorsNameTheCall) {
             "s32[]) custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode "
             "= 83 : ui8}",
             "unsupported lapack_sgesdd_ffi of 26 x 30 matrices (loopfuse's svd follows LAPACK's "
-            "QR-iteration path, up to min(m, n) = 25)"},
+            "QR-iteration path, up to min(m, n) = 25 with vectors)"},
            {"a = f32[6,4] parameter(0)\n  ROOT s = (f32[6,4], f32[4], f32[6,4], f32[4,4], s32[]) "
             "custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 79 : "
             "ui8}",

@@ -214,11 +214,30 @@ def test_svd_past_lapacks_qr_iteration_falls_back() -> None:
     # Above min(m, n) = 25 gesdd's bidiagonal solver switches to divide and conquer, whose vectors'
     # signs loopfuse does not reproduce: the function runs with XLA (a warning), or raises.
     a = np.random.default_rng(9).standard_normal((26, 30)).astype(np.float32)
-    with pytest.raises(lf.CompileError, match=r"min\(m, n\) = 25"):
+    with pytest.raises(lf.CompileError, match=r"min\(m, n\) = 25 with vectors"):
         lf.jit(jnp.linalg.svd, fallback="error")(a)
-    f = lf.jit(lambda a: jnp.linalg.svd(a, compute_uv=False))
+    f = lf.jit(lambda a: jnp.linalg.svd(a)[1])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = f(a)
     assert any("gesdd" in str(w.message) for w in caught)
-    assert_close(result, jax.jit(lambda a: jnp.linalg.svd(a, compute_uv=False))(a))
+    assert_close(result, jax.jit(lambda a: jnp.linalg.svd(a)[1])(a))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("shape", [(26, 30), (64, 64), (100, 40), (3, 48, 33)])
+def test_singular_values_of_large_matrices(dtype, shape) -> None:
+    # Values alone go to bdsdc's lasdq at any size in LAPACK too; past 25 loopfuse skips gesdd's
+    # QR-first path (the values are the matrix's, not the path's): spectral norms, nuclear norms,
+    # condition numbers of weight-sized matrices.
+    a = np.random.default_rng(sum(shape)).standard_normal(shape).astype(dtype)
+
+    def values(a):
+        return (
+            jnp.linalg.svd(a, compute_uv=False),
+            jnp.linalg.norm(a, ord=2, axis=(-2, -1)),
+            jnp.linalg.norm(a, ord="nuc", axis=(-2, -1)),
+            jnp.linalg.cond(a[..., :20, :20]),
+        )
+
+    check(values, a, scale=4.0)

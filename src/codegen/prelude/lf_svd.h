@@ -401,3 +401,34 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
   }
   return info;
 }
+
+// The workspace lf_gesdd_values needs for min(m, n) = k, in elements.
+#define LF_GESDD_VALUES_WORK(k) (3 * (k) + LF_BDSDC_WORK(k) + 1)
+
+// sgesdd with jobz 'N' past min(m, n) = 25: the singular values s[0..k) of the m x n matrix a
+// (destroyed), descending, by gesdd's scaling, gebd2 and bdsdc without vectors (which LAPACK's
+// bdsdc runs at any size), with no QR or LQ factorization first: the values do not depend on the
+// path, and agree with LAPACK's to rounding. Returns info as lf_gesdd.
+template <class T>
+LF_LINALG_SVD_FN int32_t lf_gesdd_values(T* a, int64_t m, int64_t n, T* s, T* work) {
+  const int64_t k = m < n ? m : n;
+  if (k == 0) return 0;
+  const T eps = (T)2 * lf_la_limits<T>::eps;
+  const T smlnum = lf_la_sqrt(lf_la_limits<T>::safmin) / eps, bignum = (T)1 / smlnum;
+  T anrm = 0;
+  for (int64_t i = 0; i < m * n; ++i) {
+    const T x = lf_la_fabs(a[i]);
+    if (anrm < x || x != x) anrm = x;
+  }
+  if (anrm != anrm) return -4;
+  const bool small = anrm > (T)0 && anrm<smlnum, large = anrm> bignum;
+  if (small || large) lf_la_lascl(anrm, small ? smlnum : bignum, a, m * n, 1);
+  T* e = work;
+  T* tauq = e + k;
+  T* taup = tauq + k;
+  lf_la_gebd2(a, m, n, n, s, e, tauq, taup);
+  const int32_t info = lf_la_bdsdc(m >= n, false, k, s, e, (T*)0, 1, (T*)0, 1, taup + k);
+  if (large) lf_la_lascl(bignum, anrm, s, k, 1);
+  if (small) lf_la_lascl(smlnum, anrm, s, k, 1);
+  return info;
+}
