@@ -24,7 +24,8 @@ step "C++ tests"
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 600
 
 step "Python tests"
-.venv/bin/python -m pytest -q tests/python
+# One worker per core (pytest-xdist): most of a test's time is the host compiler's, one process.
+.venv/bin/python -m pytest -q -n "$jobs" tests/python
 
 if ((full)); then
   step "C++ tests under ASan + UBSan"

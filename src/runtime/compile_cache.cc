@@ -21,10 +21,11 @@ std::string envOr(const char* name, const std::string& fallback) {
   return v != nullptr && *v != '\0' ? std::string(v) : fallback;
 }
 
-std::string cacheKey(const std::string& source, const std::string& cxx) {
+std::string cacheKey(const std::string& source, const std::vector<std::string>& flags,
+                     const std::string& cxx) {
   std::string material = source;
   material += '\0';
-  for (const std::string& flag : hostCompilerFlags(source)) material += flag + " ";
+  for (const std::string& flag : flags) material += flag + " ";
   material += '\0';
   material += hostCompilerVersion(cxx);
   char hex[17];
@@ -62,12 +63,14 @@ CompileStats compileCached(const std::string& source, const CompileOptions& opti
   if (ec)
     throw std::runtime_error("cannot create the compile cache directory " + dir + ": " +
                              ec.message());
+  const std::vector<std::string> flags =
+      hostCompilerFlags(source, hostOptimizationLevel(options.optLevel, "-O3"));
   CompileStats stats;
-  stats.objectPath = dir + "/" + cacheKey(source, cxx) + ".so";
+  stats.objectPath = dir + "/" + cacheKey(source, flags, cxx) + ".so";
   stats.cacheHit = std::filesystem::exists(stats.objectPath);
   if (!stats.cacheHit) {
     std::string temp = uniqueTempName(dir, std::filesystem::path(stats.objectPath).stem());
-    compileSharedObject(cxx, source, temp);
+    compileSharedObject(cxx, flags, source, temp, dir);
     // rename() is atomic: a concurrent reader sees no object or the whole object.
     std::filesystem::rename(temp, stats.objectPath, ec);
     if (ec) {

@@ -11,6 +11,7 @@
 
 #include "codegen/prelude_sources.h"
 #include "runtime/compile_cache.h"
+#include "runtime/host_compiler.h"
 #include "runtime/launch_geometry.h"
 #include "support/environment.h"
 
@@ -108,7 +109,9 @@ std::unique_ptr<Executable> compileCudaEmulated(const codegen::EmittedKernel& ke
                                                 const CudaEmulation& emulation,
                                                 const CompileOptions& options) {
   checkKernelArgs(kernel, "compileCudaEmulated");
-  CompileStats stats = compileCached(hostSource(kernel), options);
+  CompileOptions compile = options;
+  compile.optLevel = hostOptimizationLevel(options.optLevel, "-O1");
+  CompileStats stats = compileCached(hostSource(kernel), compile);
   return std::make_unique<CudaEmulatedExecutable>(kernel, std::move(stats), emulation);
 }
 

@@ -35,6 +35,10 @@ struct CompileOptions {
   std::string cacheDir;  // empty: $LOOPFUSE_CACHE_DIR, else $XDG_CACHE_HOME/loopfuse, else
                          // ~/.cache/loopfuse
   std::string cxx;       // empty: $CXX, else "c++"
+  // The host compiler's optimization level, -O0 to -O3 or -Os. Empty: $LOOPFUSE_CXX_OPT, else -O3
+  // (-O1 for the CUDA emulator, whose speed is not the point and whose large kernels -O3 compiles
+  // several times slower).
+  std::string optLevel;
 };
 
 struct CompileStats {

@@ -10,14 +10,21 @@ namespace lf::runtime {
 
 // The compiler command: `explicitCxx` when not empty, else $CXX, else "c++".
 std::string hostCompiler(const std::string& explicitCxx);
-// The flags for `source` (part of the cache key): large kernels also limit GCC's complete peeling
-// of loops (kLargeKernelBytes in host_compiler.cc says why).
-std::vector<std::string> hostCompilerFlags(const std::string& source);
+// The optimization level: `requested` when not empty, else $LOOPFUSE_CXX_OPT, else `fallback`.
+// Throws std::runtime_error for anything but -O0, -O1, -O2, -O3 and -Os.
+std::string hostOptimizationLevel(const std::string& requested, const std::string& fallback);
+// The flags for `source` at `optLevel` (part of the cache key): large kernels also limit GCC's
+// complete peeling of loops (kLargeKernelBytes in host_compiler.cc says why).
+std::vector<std::string> hostCompilerFlags(const std::string& source,
+                                           const std::string& optLevel = "-O3");
 // The output of `<cxx> --version` (part of the cache key); memoised per compiler.
 std::string hostCompilerVersion(const std::string& cxx);
-// Compiles `source` into the shared object `outputPath`. On failure throws std::runtime_error
-// with the compiler's messages (an internal error: generated code should always compile).
-void compileSharedObject(const std::string& cxx, const std::string& source,
-                         const std::string& outputPath);
+// Compiles `source` with `flags` (hostCompilerFlags) into the shared object `outputPath`. On
+// failure throws std::runtime_error with the compiler's messages (an internal error: generated code
+// should always compile). The system headers come precompiled from `cacheDir` (built there on first
+// use; none when empty).
+void compileSharedObject(const std::string& cxx, const std::vector<std::string>& flags,
+                         const std::string& source, const std::string& outputPath,
+                         const std::string& cacheDir);
 
 }  // namespace lf::runtime

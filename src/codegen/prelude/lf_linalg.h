@@ -65,6 +65,20 @@ LF_DEVICE T lf_la_lapy2(T x, T y) {
   return w * lf_la_sqrt((T)1 + (z / w) * (z / w));
 }
 
+// One value v into the reference BLAS's scaled sum of squares: scale^2 * ssq is the sum so far,
+// scale the largest |value| (start from scale 0, ssq 1).
+template <class T>
+LF_DEVICE void lf_la_ssq_add(T v, T& scale, T& ssq) {
+  if (v == (T)0) return;
+  const T a = lf_la_fabs(v);
+  if (scale < a) {
+    ssq = (T)1 + ssq * (scale / a) * (scale / a);
+    scale = a;
+  } else {
+    ssq += (a / scale) * (a / scale);
+  }
+}
+
 // The 2-norm of x[0], x[inc], ..., n elements: f32 sums squares in f64 (no overflow, one
 // rounding), f64 by the scaled sum of squares of the reference BLAS.
 template <class T>
@@ -75,16 +89,7 @@ LF_DEVICE T lf_la_nrm2(int64_t n, const T* x, int64_t inc) {
     return (T)sqrt(sum);
   } else {
     T scale = 0, ssq = 1;
-    for (int64_t i = 0; i < n; ++i) {
-      if (x[i * inc] == (T)0) continue;
-      const T a = lf_la_fabs(x[i * inc]);
-      if (scale < a) {
-        ssq = (T)1 + ssq * (scale / a) * (scale / a);
-        scale = a;
-      } else {
-        ssq += (a / scale) * (a / scale);
-      }
-    }
+    for (int64_t i = 0; i < n; ++i) lf_la_ssq_add(x[i * inc], scale, ssq);
     return scale * lf_la_sqrt(ssq);
   }
 }

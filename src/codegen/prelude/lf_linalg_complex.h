@@ -33,16 +33,9 @@ LF_DEVICE T lf_la_cnrm2(int64_t n, const T* xr, const T* xi, int64_t inc) {
     return (T)sqrt(sum);
   } else {
     T scale = 0, ssq = 1;
-    for (int64_t i = 0; i < 2 * n; ++i) {
-      const T v = (i & 1) ? xi[(i >> 1) * inc] : xr[(i >> 1) * inc];
-      if (v == (T)0) continue;
-      const T a = lf_la_fabs(v);
-      if (scale < a) {
-        ssq = (T)1 + ssq * (scale / a) * (scale / a);
-        scale = a;
-      } else {
-        ssq += (a / scale) * (a / scale);
-      }
+    for (int64_t i = 0; i < n; ++i) {
+      lf_la_ssq_add(xr[i * inc], scale, ssq);
+      lf_la_ssq_add(xi[i * inc], scale, ssq);
     }
     return scale * lf_la_sqrt(ssq);
   }
@@ -425,23 +418,18 @@ template <class T>
 LF_LINALG_SVD_FN int32_t lf_cgesdd_values(T* ar, T* ai, int64_t m, int64_t n, T* s, T* work) {
   const int64_t k = m < n ? m : n;
   if (k == 0) return 0;
-  const T eps = (T)2 * lf_la_limits<T>::eps;
-  const T smlnum = lf_la_sqrt(lf_la_limits<T>::safmin) / eps, bignum = (T)1 / smlnum;
   T anrm = 0;
   for (int64_t i = 0; i < m * n; ++i) {
     const T x = lf_la_lapy2(ar[i], ai[i]);
     if (anrm < x || x != x) anrm = x;
   }
   if (anrm != anrm) return -4;
-  const bool small = anrm > (T)0 && anrm<smlnum, large = anrm> bignum;
-  if (small || large) {
-    lf_la_lascl(anrm, small ? smlnum : bignum, ar, m * n, 1);
-    lf_la_lascl(anrm, small ? smlnum : bignum, ai, m * n, 1);
-  }
+  const lf_la_gesdd_scaling<T> scaling = lf_la_gesdd_scaling_of(anrm);
+  scaling.scale(ar, m * n);
+  scaling.scale(ai, m * n);
   T* e = work;
   lf_la_cgebd2(ar, ai, m, n, s, e);
   const int32_t info = lf_la_bdsdc(m >= n, false, k, s, e, (T*)0, 1, (T*)0, 1, work + k);
-  if (large) lf_la_lascl(bignum, anrm, s, k, 1);
-  if (small) lf_la_lascl(smlnum, anrm, s, k, 1);
+  scaling.unscale(s, k);
   return info;
 }

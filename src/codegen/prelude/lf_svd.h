@@ -257,6 +257,28 @@ LF_LINALG_SVD_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, 
   return info;
 }
 
+// gesdd's scaling (eps: slamch('P')): a matrix whose largest |element| anrm lies outside
+// [smlnum, bignum] is scaled to the bound it passed (lascl(anrm, bound)) before the reduction, and
+// its singular values back (lascl(bound, anrm)) after.
+template <class T>
+struct lf_la_gesdd_scaling {
+  T anrm, bound;
+  bool scaled;
+  LF_DEVICE void scale(T* x, int64_t count) const {
+    if (scaled) lf_la_lascl(anrm, bound, x, count, 1);
+  }
+  LF_DEVICE void unscale(T* values, int64_t count) const {
+    if (scaled) lf_la_lascl(bound, anrm, values, count, 1);
+  }
+};
+template <class T>
+LF_DEVICE lf_la_gesdd_scaling<T> lf_la_gesdd_scaling_of(T anrm) {
+  const T eps = (T)2 * lf_la_limits<T>::eps;
+  const T smlnum = lf_la_sqrt(lf_la_limits<T>::safmin) / eps, bignum = (T)1 / smlnum;
+  const bool small = anrm > (T)0 && anrm<smlnum, large = anrm> bignum;
+  return {anrm, small ? smlnum : bignum, small || large};
+}
+
 // sgesdd, for min(m, n) <= 25: the m x n matrix a (row-major, destroyed as LAPACK destroys it)
 // gives its singular values s[0..k) descending, k = min(m, n); with mode 1 ('S') the first k left
 // singular vectors in the columns of u (m x k) and right ones in the rows of vt (k x n), with
@@ -271,23 +293,15 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
   const bool none = mode == 0, all = mode == 2;
   const int64_t ldu = all ? m : k;
   const int64_t mnthr = (int64_t)((double)k * 11.0 / 6.0);
-  // Scale a into range if its largest element is outside [smlnum, bignum] (eps: slamch('P')).
-  const T eps = (T)2 * lf_la_limits<T>::eps;
-  const T smlnum = lf_la_sqrt(lf_la_limits<T>::safmin) / eps, bignum = (T)1 / smlnum;
+  // Scale a into range if its largest element is outside [smlnum, bignum].
   T anrm = 0;
   for (int64_t i = 0; i < m * n; ++i) {
     const T x = lf_la_fabs(a[i]);
     if (anrm < x || x != x) anrm = x;
   }
   if (anrm != anrm) return -4;
-  int scaled = 0;
-  if (anrm > (T)0 && anrm < smlnum) {
-    scaled = 1;
-    lf_la_lascl(anrm, smlnum, a, m * n, 1);
-  } else if (anrm > bignum) {
-    scaled = 1;
-    lf_la_lascl(anrm, bignum, a, m * n, 1);
-  }
+  const lf_la_gesdd_scaling<T> scaling = lf_la_gesdd_scaling_of(anrm);
+  scaling.scale(a, m * n);
   T* e = work;
   T* tauq = e + k;
   T* taup = tauq + k;
@@ -395,10 +409,7 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
       lf_la_ormbr_p(vrows, n, m, a, n, taup, vt, n);
     }
   }
-  if (scaled) {
-    if (anrm > bignum) lf_la_lascl(bignum, anrm, s, k, 1);
-    if (anrm < smlnum) lf_la_lascl(smlnum, anrm, s, k, 1);
-  }
+  scaling.unscale(s, k);
   return info;
 }
 
@@ -413,22 +424,19 @@ template <class T>
 LF_LINALG_SVD_FN int32_t lf_gesdd_values(T* a, int64_t m, int64_t n, T* s, T* work) {
   const int64_t k = m < n ? m : n;
   if (k == 0) return 0;
-  const T eps = (T)2 * lf_la_limits<T>::eps;
-  const T smlnum = lf_la_sqrt(lf_la_limits<T>::safmin) / eps, bignum = (T)1 / smlnum;
   T anrm = 0;
   for (int64_t i = 0; i < m * n; ++i) {
     const T x = lf_la_fabs(a[i]);
     if (anrm < x || x != x) anrm = x;
   }
   if (anrm != anrm) return -4;
-  const bool small = anrm > (T)0 && anrm<smlnum, large = anrm> bignum;
-  if (small || large) lf_la_lascl(anrm, small ? smlnum : bignum, a, m * n, 1);
+  const lf_la_gesdd_scaling<T> scaling = lf_la_gesdd_scaling_of(anrm);
+  scaling.scale(a, m * n);
   T* e = work;
   T* tauq = e + k;
   T* taup = tauq + k;
   lf_la_gebd2(a, m, n, n, s, e, tauq, taup);
   const int32_t info = lf_la_bdsdc(m >= n, false, k, s, e, (T*)0, 1, (T*)0, 1, taup + k);
-  if (large) lf_la_lascl(bignum, anrm, s, k, 1);
-  if (small) lf_la_lascl(smlnum, anrm, s, k, 1);
+  scaling.unscale(s, k);
   return info;
 }
