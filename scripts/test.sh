@@ -11,7 +11,7 @@ full=0
 jobs=$(nproc)
 export LOOPFUSE_CACHE_DIR="${LOOPFUSE_CACHE_DIR:-$root/build/kernel-cache}"
 
-step() { printf '\n=== %s ===\n' "$*"; }
+step() { printf '\n=== %s (%s) ===\n' "$*" "$(date +%T)"; }
 
 step "setup and build"
 scripts/setup.sh
