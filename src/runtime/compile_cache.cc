@@ -1,9 +1,5 @@
 #include "runtime/compile_cache.h"
 
-#include <unistd.h>
-#include <xxhash.h>
-
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -28,17 +24,7 @@ std::string cacheKey(const std::string& source, const std::vector<std::string>& 
   for (const std::string& flag : flags) material += flag + " ";
   material += '\0';
   material += hostCompilerVersion(cxx);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx",
-                static_cast<unsigned long long>(XXH64(material.data(), material.size(), 0)));
-  return hex;
-}
-
-// A file name no other thread or process uses at the same time.
-std::string uniqueTempName(const std::string& dir, const std::string& key) {
-  static std::atomic<unsigned> counter{0};
-  return dir + "/" + key + ".tmp." + std::to_string(getpid()) + "." +
-         std::to_string(counter.fetch_add(1));
+  return hashHex(material);
 }
 
 }  // namespace
@@ -69,7 +55,8 @@ CompileStats compileCached(const std::string& source, const CompileOptions& opti
   stats.objectPath = dir + "/" + cacheKey(source, flags, cxx) + ".so";
   stats.cacheHit = std::filesystem::exists(stats.objectPath);
   if (!stats.cacheHit) {
-    std::string temp = uniqueTempName(dir, std::filesystem::path(stats.objectPath).stem());
+    std::string temp =
+        uniqueTempPath(dir + "/" + std::filesystem::path(stats.objectPath).stem().string());
     compileSharedObject(cxx, flags, source, temp, dir);
     // rename() is atomic: a concurrent reader sees no object or the whole object.
     std::filesystem::rename(temp, stats.objectPath, ec);
@@ -93,15 +80,13 @@ CompileStats cachedArtifact(const std::string& keyMaterial, const std::string& s
   if (ec)
     throw std::runtime_error("cannot create the compile cache directory " + dir + ": " +
                              ec.message());
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx",
-                static_cast<unsigned long long>(XXH64(keyMaterial.data(), keyMaterial.size(), 0)));
+  const std::string key = hashHex(keyMaterial);
   CompileStats stats;
   stats.objectPath = dir + "/" + key + suffix;
   stats.cacheHit = std::filesystem::exists(stats.objectPath);
   if (!stats.cacheHit) {
     const std::string bytes = build();
-    const std::string temp = uniqueTempName(dir, key);
+    const std::string temp = uniqueTempPath(dir + "/" + key);
     {
       std::ofstream file(temp, std::ios::binary);
       file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));

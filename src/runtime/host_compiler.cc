@@ -64,9 +64,7 @@ std::vector<std::string> headerFlags(const std::vector<std::string>& flags) {
 // Writes `bytes` to `path` by way of a temporary file renamed into place, so that a concurrent
 // compile sees the whole file or none. Returns false on any failure.
 bool writeAtomically(const std::string& path, const std::string& bytes) {
-  static std::atomic<unsigned> counter{0};
-  const std::string temp =
-      path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter.fetch_add(1));
+  const std::string temp = uniqueTempPath(path);
   {
     std::ofstream out(temp, std::ios::binary);
     out << bytes;
@@ -89,10 +87,7 @@ std::vector<std::string> precompiledHeaderFlags(const std::string& cxx,
   const std::string version = hostCompilerVersion(cxx);
   std::string material = std::string(kSystemHeaders) + '\0' + version + '\0';
   for (const std::string& f : flags) material += f + " ";
-  char key[17];
-  std::snprintf(key, sizeof key, "%016llx",
-                static_cast<unsigned long long>(XXH64(material.data(), material.size(), 0)));
-  const std::string dir = cacheDir + "/pch-" + key;
+  const std::string dir = cacheDir + "/pch-" + hashHex(material);
   const std::string header = dir + "/lf_system.h";
   const bool clang = version.find("clang") != std::string::npos;
   const std::string compiled = header + (clang ? ".pch" : ".gch");
@@ -111,9 +106,7 @@ std::vector<std::string> precompiledHeaderFlags(const std::string& cxx,
     std::filesystem::create_directories(dir, ec);
     ok = !ec && writeAtomically(header, kSystemHeaders);
     if (ok) {
-      static std::atomic<unsigned> counter{0};
-      const std::string temp = compiled + ".tmp." + std::to_string(getpid()) + "." +
-                               std::to_string(counter.fetch_add(1));
+      const std::string temp = uniqueTempPath(compiled);
       std::string command = cxx;
       for (const std::string& f : headerFlags(flags)) command += " " + f;
       command += " -x c++-header -o " + shellQuote(temp) + " " + shellQuote(header);
@@ -129,6 +122,18 @@ std::vector<std::string> precompiledHeaderFlags(const std::string& cxx,
 }
 
 }  // namespace
+
+std::string hashHex(const std::string& material) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(XXH64(material.data(), material.size(), 0)));
+  return hex;
+}
+
+std::string uniqueTempPath(const std::string& base) {
+  static std::atomic<unsigned> counter{0};
+  return base + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter.fetch_add(1));
+}
 
 std::string hostCompiler(const std::string& explicitCxx) {
   if (!explicitCxx.empty()) return explicitCxx;

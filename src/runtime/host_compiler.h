@@ -8,6 +8,12 @@
 
 namespace lf::runtime {
 
+// xxhash64 of `material` as 16 hex digits: the cache's keys.
+std::string hashHex(const std::string& material);
+// `base` + ".tmp.<pid>.<n>": a file name no other thread or process uses at the same time, for
+// writing a cache file that is then renamed into place.
+std::string uniqueTempPath(const std::string& base);
+
 // The compiler command: `explicitCxx` when not empty, else $CXX, else "c++".
 std::string hostCompiler(const std::string& explicitCxx);
 // The optimization level: `requested` when not empty, else $LOOPFUSE_CXX_OPT, else `fallback`.
