@@ -107,8 +107,9 @@ void Emitter::emitEigh(const ir::Op& op) {
   line("const int64_t base = mat * " + std::to_string(n * n) + ";");
   copyMatrix(vectors, a, "base", n * n);
   line(T + " work[LF_SYEVD_WORK(" + ns + ")];");
+  line("int32_t iwork[LF_SYEVD_IWORK(" + ns + ")];");
   line(at(info, "mat") + " = lf_syevd_lower(&" + at(vectors, "base") + ", " + ns + ", &" +
-       at(values, "mat * " + ns) + ", work);");
+       at(values, "mat * " + ns) + ", work, iwork);");
   close();
   barrier();
 }
@@ -174,8 +175,9 @@ void Emitter::emitHermitianEigh(const ir::Op& op) {
   copyMatrix(vRe, aRe, "base", n * n);
   copyMatrix(vIm, aIm, "base", n * n);
   line(T + " work[LF_HEEVD_WORK(" + ns + ")];");
+  line("int32_t iwork[LF_HEEVD_IWORK(" + ns + ")];");
   line(at(info, "mat") + " = lf_heevd_lower(&" + at(vRe, "base") + ", &" + at(vIm, "base") + ", " +
-       ns + ", &" + at(values, "mat * " + ns) + ", work);");
+       ns + ", &" + at(values, "mat * " + ns) + ", work, iwork);");
   close();
   barrier();
 }

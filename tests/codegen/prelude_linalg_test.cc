@@ -102,7 +102,8 @@ TEST(PreludeLinalg, SyevdOfATwoByTwoHasLapacksSigns) {
   double a[4] = {2.0, 1.0, 1.0, 2.0};
   double w[2] = {0, 0};
   double work[LF_SYEVD_WORK(2)];
-  EXPECT_EQ(lf_syevd_lower(a, 2, w, work), 0);
+  int32_t iwork[LF_SYEVD_IWORK(2)];
+  EXPECT_EQ(lf_syevd_lower(a, 2, w, work, iwork), 0);
   EXPECT_DOUBLE_EQ(w[0], 1.0);
   EXPECT_DOUBLE_EQ(w[1], 3.0);
   const double expected[4] = {-kR, kR, kR, kR};
@@ -112,13 +113,14 @@ TEST(PreludeLinalg, SyevdOfATwoByTwoHasLapacksSigns) {
 TEST(PreludeLinalg, SyevdOfOneElementAndOfADiagonal) {
   double one[1] = {-4.0}, w1[1] = {0};
   double work[LF_SYEVD_WORK(3)];
-  EXPECT_EQ(lf_syevd_lower(one, 1, w1, work), 0);
+  int32_t iwork[LF_SYEVD_IWORK(3)];
+  EXPECT_EQ(lf_syevd_lower(one, 1, w1, work, iwork), 0);
   EXPECT_EQ(w1[0], -4.0);
   EXPECT_EQ(one[0], 1.0);
   // diag(3, -1, 2): every e is 0, so each value is its own block; the selection sort swaps
   // columns 0 and 1, then 1 and 2: w = (-1, 2, 3), V = the matching unit vectors.
   double d[9] = {3, 0, 0, 0, -1, 0, 0, 0, 2}, w[3] = {0, 0, 0};
-  EXPECT_EQ(lf_syevd_lower(d, 3, w, work), 0);
+  EXPECT_EQ(lf_syevd_lower(d, 3, w, work, iwork), 0);
   EXPECT_EQ(w[0], -1.0);
   EXPECT_EQ(w[1], 2.0);
   EXPECT_EQ(w[2], 3.0);
@@ -134,10 +136,11 @@ void checkSyevd(double tol) {
   const double lower[n * n] = {4, 0, 0,  0,   0, 1, -2, 0, 0,  0,   0.5, 3, 1,
                                0, 0, -1, 0.2, 2, 5, 0,  2, -3, 0.7, 1,   -1};
   std::vector<T> a(lower, lower + n * n), w(n), work(LF_SYEVD_WORK(n));
+  std::vector<int32_t> iwork(LF_SYEVD_IWORK(n));
   for (int i = 0; i < n; ++i) {
     for (int j = i + 1; j < n; ++j) a[i * n + j] = T(1e3);
   }
-  EXPECT_EQ(lf_syevd_lower(a.data(), n, w.data(), work.data()), 0);
+  EXPECT_EQ(lf_syevd_lower(a.data(), n, w.data(), work.data(), iwork.data()), 0);
   for (int i = 0; i + 1 < n; ++i) EXPECT_LE(w[i], w[i + 1]);
   for (int i = 0; i < n; ++i) {
     for (int j = 0; j <= i; ++j) {
@@ -161,7 +164,8 @@ TEST(PreludeLinalg, SyevdScalesTinyAndHugeMatrices) {
   for (double scale : {1e-200, 1e200}) {
     double a[4] = {2 * scale, 0, 0, 1 * scale}, w[2] = {0, 0};
     double work[LF_SYEVD_WORK(2)];
-    EXPECT_EQ(lf_syevd_lower(a, 2, w, work), 0);
+    int32_t iwork[LF_SYEVD_IWORK(2)];
+    EXPECT_EQ(lf_syevd_lower(a, 2, w, work, iwork), 0);
     EXPECT_NEAR(w[0] / scale, 1.0, 1e-15);
     EXPECT_NEAR(w[1] / scale, 2.0, 1e-15);
   }

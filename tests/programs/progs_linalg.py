@@ -401,3 +401,42 @@ def linalg_hermitian_eigh(h, batch, psi):
 )
 def linalg_hermitian_eigh_c128(h, batch, psi):
     return _hermitian_eigh(h, batch, psi)
+
+
+def _hermitian(rng: np.random.Generator, n: int) -> np.ndarray:
+    u, _ = np.linalg.qr(rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n)))
+    return (u @ np.diag(np.arange(n) - n / 2 + 0.3) @ u.conj().T).astype(np.complex128)
+
+
+@program(
+    "linalg_eigh_divide_and_conquer",
+    args=lambda rng: (
+        symmetric(rng, (40, 40), np.float64),
+        symmetric(rng, (2, 30, 30), np.float64),
+        _hermitian(rng, 32),
+        symmetric(rng, (27, 27), np.float64),
+    ),
+    x64=True,
+)
+def linalg_eigh_divide_and_conquer(a, batch, h, m0):
+    # Above 25 rows syevd and heevd solve the tridiagonal problem by divide and conquer (two
+    # levels of merges at 40 rows, one at 27 and 30); the eigenvectors' signs and phases are
+    # LAPACK's. The cycle graph's Laplacian repeats its eigenvalues (the merges deflate them;
+    # only the values are returned, its vectors being any basis). Then a flow whose every step
+    # decomposes the state.
+    n = 36
+    ring = 2 * jnp.eye(n) - jnp.roll(jnp.eye(n), 1, axis=1) - jnp.roll(jnp.eye(n), -1, axis=1)
+
+    def step(m, _):
+        w, v = jnp.linalg.eigh(m)
+        return m + 0.05 * (v * jnp.tanh(w)) @ v.T, w[0]
+
+    m, lowest = jax.lax.scan(step, m0, None, length=3)
+    return (
+        jnp.linalg.eigh(a),
+        jnp.linalg.eigh(batch),
+        jnp.linalg.eigh(h),
+        jnp.linalg.eigvalsh(ring),
+        m,
+        lowest,
+    )

@@ -236,6 +236,15 @@ def test_hermitian_eigh_batched_structured_and_scaled(dtype) -> None:
         check(jnp.linalg.eigh, m)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n", [26, 40, 64])
+def test_hermitian_eigh_divide_and_conquer_phases_included(dtype, n: int) -> None:
+    # Above 25 rows heevd's real tridiagonal problem is stedc's divide and conquer; its phases
+    # are jax's too. The eigenvectors' forward error grows as n eps ||A|| / gap (||A|| = n / 2).
+    a = hermitian(np.random.default_rng(n), n, dtype)
+    check(jnp.linalg.eigh, a, scale=1.0 if dtype == np.complex128 else n / 4)
+
+
 def test_hermitian_eigh_largest_size_up_to_phases() -> None:
     # 25 x 25 is heevd's largest QL/QR size. Compared up to each eigenvector's phase: |v| and
     # V diag(w) V^H = A.

@@ -1,8 +1,9 @@
 """jnp.linalg.qr and jnp.linalg.eigh through lf.jit, against jax.jit on the CPU.
 
 JAX lowers them to LAPACK's geqrf + orgqr and syevd custom calls; loopfuse runs LAPACK's unblocked
-algorithms in the kernel (src/codegen/prelude/lf_linalg.h), so the Householder vectors' and the
-eigenvectors' signs are LAPACK's, and the values agree within the float tolerances.
+algorithms in the kernel (src/codegen/prelude/lf_linalg.h, and above 25 rows the divide and
+conquer of lf_stedc.h), so the Householder vectors' and the eigenvectors' signs are LAPACK's, and
+the values agree within the float tolerances.
 
 Eigenvectors are compared directly (a sign that differs from jax's fails) where LAPACK's own
 choice of sign is stable: f64, and f32 matrices whose eigenvalues are one apart. Elsewhere
@@ -229,17 +230,77 @@ def test_decompositions_inside_loops() -> None:
     check(flow, a, q0)
 
 
-def test_eigh_past_lapacks_qr_iteration_falls_back() -> None:
-    # Above 25 rows syevd switches to divide and conquer, whose eigenvector signs loopfuse does
-    # not reproduce: the function runs with XLA (a warning), or raises with fallback="error".
-    a = symmetric(np.random.default_rng(8), 26, np.float32)
-    with pytest.raises(lf.CompileError, match="up to 25 rows"):
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("n", [26, 33, 48, 64])
+def test_eigh_divide_and_conquer_matches_jax_signs_included(dtype, n) -> None:
+    # Above 25 rows syevd solves the tridiagonal problem by divide and conquer (stedc), whose
+    # eigenvector signs come from its merges' formulas: stable enough that f32's agree too. The
+    # eigenvectors' own forward error grows as n eps ||A|| / gap (here ||A|| = n / 2, gap 1).
+    a = symmetric(np.random.default_rng(n), n, dtype)
+    check(jnp.linalg.eigh, a, scale=1.0 if dtype == np.float64 else n / 4)
+
+
+def check_eigh_of_repeated_eigenvalues(a: np.ndarray, expected_values: np.ndarray) -> None:
+    """Where eigenvalues repeat, the eigenvectors are any basis of their space (LAPACK's too):
+    the values are compared (with jax's and the known ones), and V must be orthonormal with
+    V diag(w) V^T = A."""
+    with jax.enable_x64(a.dtype == np.float64):
+        w, v = lf.jit(jnp.linalg.eigh, fallback="error")(a)
+        w_jax, _ = jax.jit(jnp.linalg.eigh)(a)
+    assert_close(w, w_jax, what="eigenvalues", scale=4.0)
+    tol = TOLERANCES[a.dtype.name][0] * a.shape[-1] * 4
+    np.testing.assert_allclose(np.asarray(w, np.float64), expected_values, atol=tol)
+    v = np.asarray(v, np.float64)
+    np.testing.assert_allclose(v.T @ v, np.eye(a.shape[-1]), atol=tol, err_msg="V^T V")
+    np.testing.assert_allclose(v @ np.diag(np.asarray(w, np.float64)) @ v.T, a, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+def test_eigh_divide_and_conquer_deflates_repeated_eigenvalues(dtype) -> None:
+    # The cycle graph's Laplacian on 40 nodes: eigenvalues 2 - 2 cos(2 pi k / 40), each but two
+    # of them twice; three copies of a 16 x 16 matrix (every eigenvalue three times) and the
+    # 30 x 30 identity plus a rank-one term: the merges deflate by rotation and by small z.
+    n = 40
+    ring = 2 * np.eye(n) - np.roll(np.eye(n), 1, axis=1) - np.roll(np.eye(n), -1, axis=1)
+    ring_values = np.sort(2 - 2 * np.cos(2 * np.pi * np.arange(n) / n))
+    block = symmetric(np.random.default_rng(16), 16, np.float64)
+    copies = np.kron(np.eye(3), block)
+    copies_values = np.sort(np.repeat(np.linalg.eigvalsh(block), 3))
+    u = np.random.default_rng(30).standard_normal(30)
+    u /= np.linalg.norm(u)
+    rank_one = np.eye(30) + 5 * np.outer(u, u)
+    rank_one_values = np.concatenate([np.ones(29), [6.0]])
+    for m, values in ((ring, ring_values), (copies, copies_values), (rank_one, rank_one_values)):
+        check_eigh_of_repeated_eigenvalues(m.astype(dtype), values)
+
+
+def test_eigh_divide_and_conquer_batched_in_a_loop() -> None:
+    # An isospectral flow on a batch of 32 x 32 matrices: each step takes eigh of every matrix in
+    # the batch inside a fori_loop, so the kernel runs the divide and conquer per iteration.
+    rng = np.random.default_rng(32)
+    a = np.stack([symmetric(rng, 32, np.float64) for _ in range(3)])
+
+    def flow(m):
+        def step(i, m):
+            w, v = jnp.linalg.eigh(m)
+            return m + 0.05 * (v * jnp.tanh(w)[..., None, :]) @ jnp.swapaxes(v, -1, -2)
+
+        return jax.lax.fori_loop(0, 4, step, m)
+
+    check(flow, a)
+
+
+def test_eigh_past_the_stack_workspace_falls_back() -> None:
+    # Above 64 rows syevd's workspace (3 n^2 elements) is more than loopfuse keeps on a thread's
+    # stack: the function runs with XLA (a warning), or raises with fallback="error".
+    a = symmetric(np.random.default_rng(8), 65, np.float32)
+    with pytest.raises(lf.CompileError, match="up to 64 rows"):
         lf.jit(jnp.linalg.eigh, fallback="error")(a)
     f = lf.jit(jnp.linalg.eigh)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = f(a)
-    assert any("25 rows" in str(w.message) for w in caught)
+    assert any("64 rows" in str(w.message) for w in caught)
     assert_close(result, jax.jit(jnp.linalg.eigh)(a))
 
 

@@ -119,7 +119,8 @@ std::string instantiateAll() {
     const std::string p = std::string("((") + t + "*)args.scratch + 64)";
     s += "  lf_geqrf(" + p + ", 3, 2, " + p + " + 6);\n";
     s += "  lf_orgqr(" + p + ", 3, 2, 2, " + p + " + 6);\n";
-    s += "  r[5] += (uint32_t)lf_syevd_lower(" + p + " + 8, 3, " + p + " + 17, " + p + " + 20);\n";
+    s += "  r[5] += (uint32_t)lf_syevd_lower(" + p + " + 8, 3, " + p + " + 17, " + p + " + 20, " +
+         "(int32_t*)args.scratch + 512);\n";
   }
   s += "}\n";
   return s;

@@ -38,12 +38,14 @@ struct lf_la_limits<float> {
   static constexpr float eps = 5.9604644775390625e-08f;     // slamch('E'): 2^-24
   static constexpr float safmin = 1.1754943508222875e-38f;  // slamch('S'): 2^-126
   static constexpr float huge = 3.4028234663852886e+38f;    // slamch('O')
+  static constexpr float cbrtSafmin = 0x1p-42f;             // slaed6's 2^int(log2(safmin) / 3)
 };
 template <>
 struct lf_la_limits<double> {
   static constexpr double eps = 1.1102230246251565e-16;      // 2^-53
   static constexpr double safmin = 2.2250738585072014e-308;  // 2^-1022
   static constexpr double huge = 1.7976931348623157e+308;
+  static constexpr double cbrtSafmin = 0x1p-340;
 };
 
 LF_DEVICE float lf_la_sqrt(float x) { return sqrtf(x); }
@@ -424,11 +426,14 @@ LF_DEVICE T lf_la_lanst(int64_t n, const T* d, const T* e) {
 // the n x n matrix z) of the tridiagonal (d, e), by implicit QL or QR with Wilkinson shifts,
 // whichever the ends of each unreduced block ask for. work holds 2 (n - 1) elements. Returns
 // LAPACK's info: 0, or how many off-diagonal elements did not reach zero in 30 n iterations
-// (the values are then unordered, as LAPACK leaves them).
+// (the values are then unordered, as LAPACK leaves them). z may be a block of a larger matrix:
+// its row stride is ldz (0: n).
 template <class T>
-LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
-  for (int64_t i = 0; i < n * n; ++i) z[i] = (T)0;
-  for (int64_t i = 0; i < n; ++i) z[i * n + i] = (T)1;
+LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work, int64_t ldz = 0) {
+  const int64_t ld = ldz > 0 ? ldz : n;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < n; ++j) z[i * ld + j] = i == j ? (T)1 : (T)0;
+  }
   if (n <= 1) return 0;
   const T eps = lf_la_limits<T>::eps, eps2 = eps * eps;
   const T safmin = lf_la_limits<T>::safmin, safmax = (T)1 / safmin;
@@ -491,7 +496,7 @@ LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
           lf_la_laev2(d[l], e[l], d[l + 1], &rt1, &rt2, &c, &s);
           work[l] = c;
           ws[l] = s;
-          lf_la_lasr_right(false, n, 2, work + l, ws + l, z + l, n);
+          lf_la_lasr_right(false, n, 2, work + l, ws + l, z + l, ld);
           d[l] = rt1;
           d[l + 1] = rt2;
           e[l] = (T)0;
@@ -518,7 +523,7 @@ LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
           work[i] = c;
           ws[i] = -s;
         }
-        lf_la_lasr_right(false, n, m - l + 1, work + l, ws + l, z + l, n);
+        lf_la_lasr_right(false, n, m - l + 1, work + l, ws + l, z + l, ld);
         d[l] -= p;
         e[l] = g;
       }
@@ -544,7 +549,7 @@ LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
           lf_la_laev2(d[l - 1], e[l - 1], d[l], &rt1, &rt2, &c, &s);
           work[m] = c;
           ws[m] = s;
-          lf_la_lasr_right(true, n, 2, work + m, ws + m, z + (l - 1), n);
+          lf_la_lasr_right(true, n, 2, work + m, ws + m, z + (l - 1), ld);
           d[l - 1] = rt1;
           d[l] = rt2;
           e[l - 1] = (T)0;
@@ -571,7 +576,7 @@ LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
           work[i] = c;
           ws[i] = s;
         }
-        lf_la_lasr_right(true, n, l - m + 1, work + m, ws + m, z + m, n);
+        lf_la_lasr_right(true, n, l - m + 1, work + m, ws + m, z + m, ld);
         d[l] -= p;
         e[l - 1] = g;
       }
@@ -604,23 +609,28 @@ LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work) {
       d[k] = d[i];
       d[i] = p;
       for (int64_t r = 0; r < n; ++r) {
-        const T t = z[r * n + i];
-        z[r * n + i] = z[r * n + k];
-        z[r * n + k] = t;
+        const T t = z[r * ld + i];
+        z[r * ld + i] = z[r * ld + k];
+        z[r * ld + k] = t;
       }
     }
   }
   return 0;
 }
 
-// The workspace lf_syevd_lower needs for an n x n matrix, in elements.
-#define LF_SYEVD_WORK(n) ((n) * (n) + 4 * (n) + 1)
+#include "lf_stedc.h"  // the divide and conquer above 25 rows, pasted in place by preludeText
 
-// ssyevd with jobz 'V' and uplo 'L', for n <= 25 (where LAPACK solves the tridiagonal problem
-// with steqr): the n x n matrix a (its lower triangle read) becomes its eigenvectors (column j
-// for w[j]), w the eigenvalues ascending. work holds LF_SYEVD_WORK(n) elements. Returns info.
+// The workspace lf_syevd_lower needs for an n x n matrix: in elements, and in int32s.
+#define LF_SYEVD_WORK(n) ((n) * (n) + 2 * (n) + LF_STEDC_WORK(n))
+#define LF_SYEVD_IWORK(n) LF_STEDC_IWORK(n)
+
+// ssyevd with jobz 'V' and uplo 'L': the n x n matrix a (its lower triangle read) becomes its
+// eigenvectors (column j for w[j]), w the eigenvalues ascending. The tridiagonal problem is
+// steqr's up to 25 rows, stedc's divide and conquer above (sytrd's blocked reduction above 32
+// rows is the same reduction, summed in another order). work holds LF_SYEVD_WORK(n) elements,
+// iwork LF_SYEVD_IWORK(n). Returns info.
 template <class T>
-LF_LINALG_FN int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work) {
+LF_LINALG_FN int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work, int32_t* iwork) {
   if (n == 0) return 0;
   if (n == 1) {
     w[0] = a[0];
@@ -653,7 +663,7 @@ LF_LINALG_FN int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work) {
   }
   if (scaled) lf_la_lascl((T)1, sigma, a, n, 1, n);
   lf_la_sytd2_lower(a, n, w, e, tau);
-  const int32_t info = lf_la_steqr(n, w, e, z, rot);
+  const int32_t info = lf_la_stedc(n, w, e, z, rot, iwork);
   // Z = Q Z (sormtr 'L', 'L', 'N': orm2r with the reflectors below the subdiagonal, last first).
   for (int64_t i = n - 2; i >= 0; --i) {
     T* v = a + (i + 1) * n + i;

@@ -244,15 +244,16 @@ LF_LINALG_FN void lf_cungqr(T* ar, T* ai, int64_t m, int64_t n, int64_t k, const
   }
 }
 
-// The workspace lf_heevd_lower needs for an n x n matrix, in elements.
-#define LF_HEEVD_WORK(n) (2 * (n) * (n) + 5 * (n) + 1)
+// The workspace lf_heevd_lower needs for an n x n matrix: in elements, and in int32s.
+#define LF_HEEVD_WORK(n) (2 * (n) * (n) + 3 * (n) + LF_STEDC_WORK(n))
+#define LF_HEEVD_IWORK(n) LF_STEDC_IWORK(n)
 
-// cheevd with jobz 'V' and uplo 'L', for n <= 25 (where LAPACK solves the tridiagonal problem
-// with steqr): the n x n Hermitian matrix (ar, ai) (its lower triangle read) becomes its
-// eigenvectors (column j for w[j]), w the eigenvalues ascending. work holds LF_HEEVD_WORK(n)
-// elements. Returns info.
+// cheevd with jobz 'V' and uplo 'L': the n x n Hermitian matrix (ar, ai) (its lower triangle
+// read) becomes its eigenvectors (column j for w[j]), w the eigenvalues ascending. The real
+// tridiagonal problem is steqr's up to 25 rows and stedc's above (cstedc with compz 'I' calls
+// sstedc). work holds LF_HEEVD_WORK(n) elements, iwork LF_HEEVD_IWORK(n). Returns info.
 template <class T>
-LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work) {
+LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work, int32_t* iwork) {
   if (n == 0) return 0;
   if (n == 1) {
     w[0] = ar[0];
@@ -291,7 +292,7 @@ LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work) {
     lf_la_lascl((T)1, sigma, ai, n, 1, n);
   }
   lf_la_hetd2_lower(ar, ai, n, w, e, taur, taui);
-  const int32_t info = lf_la_steqr(n, w, e, zr, rot);
+  const int32_t info = lf_la_stedc(n, w, e, zr, rot, iwork);
   for (int64_t i = 0; i < n * n; ++i) zi[i] = (T)0;
   // Z = Q Z (cunmtr 'L', 'L', 'N': unm2r with the reflectors below the subdiagonal, last first).
   for (int64_t i = n - 2; i >= 0; --i) {
