@@ -1,7 +1,8 @@
 // The QR and symmetric eigen-decompositions behind jnp.linalg.qr and jnp.linalg.eigh, one matrix
 // per call, run by one thread: LAPACK's unblocked algorithms, step for step, as jax's LAPACK
 // calls run them on the CPU (geqrf and orgqr below 128 columns are geqr2 and org2r; syevd for
-// n <= 25 is sytd2, then steqr, then orm2r). Taking the same steps is what gives the same signs:
+// n <= 25 is sytd2, then steqr, then orm2r; above, stedc's divide and conquer of lf_stedc.h
+// replaces steqr). Taking the same steps is what gives the same signs:
 // a Householder reflector's and an eigenvector's sign are a choice the algorithm makes, not a
 // property of the matrix. The vector kernels (nrm2, dot, symv, ...) sum in the reference BLAS
 // order, so the last bits can differ from OpenBLAS's; results are within the float tolerances.

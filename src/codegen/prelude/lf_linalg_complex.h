@@ -1,13 +1,14 @@
 // The complex QR and Hermitian eigen-decompositions behind jnp.linalg.qr and jnp.linalg.eigh of
 // complex matrices, as lf_linalg.h's are the real ones. QR: LAPACK's cgeqrf and cungqr below 128
 // columns (geqr2, ung2r), with the complex reflectors of clarfg, applied as H^H while factoring.
-// eigh: cheevd / zheevd for n <= 25, step for step as lf_syevd_lower takes ssyevd's: the unblocked
+// eigh: cheevd / zheevd, step for step as lf_syevd_lower takes ssyevd's: the unblocked
 // reduction to a real tridiagonal matrix (hetd2, complex reflectors from larfg, whose beta is
-// real), the real tridiagonal QL/QR iteration (steqr with compz 'I', shared with the real
-// eigh), then the complex reflectors applied to its real eigenvectors (unm2r). Following the same
-// steps gives the same phase to each eigenvector, which is the algorithm's choice, not the
-// matrix's. The matrix is two row-major arrays, its real and imaginary parts (loopfuse splits
-// every complex array). Included by lf_common.h (pasted in place by preludeText).
+// real), the real tridiagonal QL/QR iteration (steqr with compz 'I', or above 25 rows stedc's
+// divide and conquer, shared with the real eigh), then the complex reflectors applied to its real
+// eigenvectors (unm2r). Following the same steps gives the same phase to each eigenvector, which is
+// the algorithm's choice, not the matrix's. The matrix is two row-major arrays, its real and
+// imaginary parts (loopfuse splits every complex array). Included by lf_common.h (pasted in place
+// by preludeText).
 #pragma once
 
 // dlapy3: sqrt(x^2 + y^2 + z^2) without needless overflow.
