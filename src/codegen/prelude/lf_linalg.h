@@ -423,6 +423,31 @@ LF_DEVICE T lf_la_lanst(int64_t n, const T* d, const T* e) {
   return norm;
 }
 
+// steqr's and stedc's final order: the eigenvalues d ascending by selection sort, each swap
+// swapping the columns of z (row stride ld) along, as few swaps as can be.
+template <class T>
+LF_DEVICE void lf_la_sort_eigenpairs(int64_t n, T* d, T* z, int64_t ld) {
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    int64_t k = i;
+    T p = d[i];
+    for (int64_t j = i + 1; j < n; ++j) {
+      if (d[j] < p) {
+        k = j;
+        p = d[j];
+      }
+    }
+    if (k != i) {
+      d[k] = d[i];
+      d[i] = p;
+      for (int64_t r = 0; r < n; ++r) {
+        const T t = z[r * ld + i];
+        z[r * ld + i] = z[r * ld + k];
+        z[r * ld + k] = t;
+      }
+    }
+  }
+}
+
 // ssteqr with compz 'I': the eigenvalues (ascending, in d) and the eigenvectors (the columns of
 // the n x n matrix z) of the tridiagonal (d, e), by implicit QL or QR with Wilkinson shifts,
 // whichever the ends of each unreduced block ask for. work holds 2 (n - 1) elements. Returns
@@ -596,26 +621,7 @@ LF_LINALG_FN int32_t lf_la_steqr(int64_t n, T* d, T* e, T* z, T* work, int64_t l
       return info;
     }
   }
-  // Selection sort, ascending, swapping eigenvectors along (as few swaps as can be).
-  for (int64_t i = 0; i + 1 < n; ++i) {
-    int64_t k = i;
-    T p = d[i];
-    for (int64_t j = i + 1; j < n; ++j) {
-      if (d[j] < p) {
-        k = j;
-        p = d[j];
-      }
-    }
-    if (k != i) {
-      d[k] = d[i];
-      d[i] = p;
-      for (int64_t r = 0; r < n; ++r) {
-        const T t = z[r * ld + i];
-        z[r * ld + i] = z[r * ld + k];
-        z[r * ld + k] = t;
-      }
-    }
-  }
+  lf_la_sort_eigenpairs(n, d, z, ld);
   return 0;
 }
 

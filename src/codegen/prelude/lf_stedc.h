@@ -548,25 +548,6 @@ LF_LINALG_FN int32_t lf_la_stedc(int64_t n, T* d, T* e, T* z, T* work, int32_t* 
     }
     start = finish + 1;
   }
-  // Selection sort, ascending, swapping eigenvectors along (as few swaps as can be).
-  for (int64_t i = 0; i + 1 < n; ++i) {
-    int64_t k = i;
-    T p = d[i];
-    for (int64_t j = i + 1; j < n; ++j) {
-      if (d[j] < p) {
-        k = j;
-        p = d[j];
-      }
-    }
-    if (k != i) {
-      d[k] = d[i];
-      d[i] = p;
-      for (int64_t r = 0; r < n; ++r) {
-        const T t = z[r * n + i];
-        z[r * n + i] = z[r * n + k];
-        z[r * n + k] = t;
-      }
-    }
-  }
+  lf_la_sort_eigenpairs(n, d, z, n);
   return 0;
 }

@@ -32,6 +32,25 @@ LF_DEVICE void lf_la_laed4_sums(int64_t n, int64_t ii, const T* z, const T* delt
   }
 }
 
+// The bracket [dltlb, dltub] around the root (as offsets from the origin pole) shrinks to the
+// current iterate tau on the side the secular function's sign w says.
+template <class T>
+LF_DEVICE void lf_la_laed4_bracket(T w, T tau, T* dltlb, T* dltub) {
+  if (w <= (T)0) {
+    *dltlb = *dltlb < tau ? tau : *dltlb;
+  } else {
+    *dltub = *dltub > tau ? tau : *dltub;
+  }
+}
+
+// A step eta that would leave the bracket becomes the bisection toward the side w points to.
+template <class T>
+LF_DEVICE T lf_la_laed4_inside(T w, T tau, T eta, T dltlb, T dltub) {
+  const T next = tau + eta;
+  if (next > dltub || next < dltlb) return w < (T)0 ? (dltub - tau) / (T)2 : (dltlb - tau) / (T)2;
+  return eta;
+}
+
 // The largest root (i == n - 1): it lies in (d[n-1], d[n-1] + rho].
 template <class T>
 LF_DEVICE int32_t lf_la_laed4_last(int64_t n, const T* d, const T* z, T* delta, T rho, T* dlam) {
@@ -78,11 +97,7 @@ LF_DEVICE int32_t lf_la_laed4_last(int64_t n, const T* d, const T* z, T* delta, 
       *dlam = d[i] + tau;
       return 0;
     }
-    if (w <= (T)0) {
-      dltlb = dltlb < tau ? tau : dltlb;
-    } else {
-      dltub = dltub > tau ? tau : dltub;
-    }
+    lf_la_laed4_bracket(w, tau, &dltlb, &dltub);
     c = w - delta[n - 2] * dpsi - delta[n - 1] * dphi;
     const T a = (delta[n - 2] + delta[n - 1]) * w - delta[n - 2] * delta[n - 1] * (dpsi + dphi);
     const T b = delta[n - 2] * delta[n - 1] * w;
@@ -97,8 +112,7 @@ LF_DEVICE int32_t lf_la_laed4_last(int64_t n, const T* d, const T* z, T* delta, 
     }
     // eta must point against w; if rounding says otherwise, take a Newton step.
     if (w * eta > (T)0) eta = -w / (dpsi + dphi);
-    const T temp = tau + eta;
-    if (temp > dltub || temp < dltlb) eta = w < (T)0 ? (dltub - tau) / (T)2 : (dltlb - tau) / (T)2;
+    eta = lf_la_laed4_inside(w, tau, eta, dltlb, dltub);
     for (int64_t j = 0; j < n; ++j) delta[j] -= eta;
     tau += eta;
     evaluate();
@@ -161,11 +175,7 @@ LF_DEVICE int32_t lf_la_laed4_inner(int64_t n, int64_t i, const T* d, const T* z
       *dlam = origin + tau;
       return 0;
     }
-    if (w <= (T)0) {
-      dltlb = dltlb < tau ? tau : dltlb;
-    } else {
-      dltub = dltub > tau ? tau : dltub;
-    }
+    lf_la_laed4_bracket(w, tau, &dltlb, &dltub);
     T eta;
     if (!swtch3) {
       if (!swtch) {
@@ -219,8 +229,7 @@ LF_DEVICE int32_t lf_la_laed4_inner(int64_t n, int64_t i, const T* d, const T* z
     }
     // eta must point against w; if rounding says otherwise, take a Newton step.
     if (w * eta >= (T)0) eta = -w / dw;
-    const T temp = tau + eta;
-    if (temp > dltub || temp < dltlb) eta = w < (T)0 ? (dltub - tau) / (T)2 : (dltlb - tau) / (T)2;
+    eta = lf_la_laed4_inside(w, tau, eta, dltlb, dltub);
     prew = w;
     for (int64_t j = 0; j < n; ++j) delta[j] -= eta;
     tau += eta;
