@@ -91,6 +91,23 @@ void Emitter::emitOrmqr(const ir::Op& op) {
   barrier();
 }
 
+// eigh's `work` and `iwork` (sizes `macro`_WORK(n) and `macro`_IWORK(n)): arrays of the thread,
+// or matrix `mat`'s slices of the op's scratch (plan::eighWorkInScratch).
+void Emitter::declareEighWork(const ir::Op& op, const std::string& T, const std::string& macro) {
+  const std::string ns = std::to_string(op.operands[0]->type.dims.back());
+  const std::string work = macro + "_WORK(" + ns + ")", iwork = macro + "_IWORK(" + ns + ")";
+  if (!plan::eighWorkInScratch(op, kernel_.target)) {
+    line(T + " work[" + work + "];");
+    line("int32_t iwork[" + iwork + "];");
+    return;
+  }
+  const std::vector<int64_t>& temps = kernel_.opPlan(&op).temps;
+  line(T + "* work = (" + T + "*)(lf_scratch + " + std::to_string(temps.at(0)) + ") + mat * " +
+       work + ";");
+  line("int32_t* iwork = (int32_t*)(lf_scratch + " + std::to_string(temps.at(1)) + ") + mat * " +
+       iwork + ";");
+}
+
 // (vectors, values, info) = syevd(a), lower triangle; for a complex a (two operands, its parts)
 // heevd's (vectors_re, vectors_im, values, info).
 void Emitter::emitEigh(const ir::Op& op) {
@@ -106,8 +123,7 @@ void Emitter::emitEigh(const ir::Op& op) {
   openParallelLoop(matrices, "mat");
   line("const int64_t base = mat * " + std::to_string(n * n) + ";");
   copyMatrix(vectors, a, "base", n * n);
-  line(T + " work[LF_SYEVD_WORK(" + ns + ")];");
-  line("int32_t iwork[LF_SYEVD_IWORK(" + ns + ")];");
+  declareEighWork(op, T, "LF_SYEVD");
   line(at(info, "mat") + " = lf_syevd_lower(&" + at(vectors, "base") + ", " + ns + ", &" +
        at(values, "mat * " + ns) + ", work, iwork);");
   close();
@@ -174,8 +190,7 @@ void Emitter::emitHermitianEigh(const ir::Op& op) {
   line("const int64_t base = mat * " + std::to_string(n * n) + ";");
   copyMatrix(vRe, aRe, "base", n * n);
   copyMatrix(vIm, aIm, "base", n * n);
-  line(T + " work[LF_HEEVD_WORK(" + ns + ")];");
-  line("int32_t iwork[LF_HEEVD_IWORK(" + ns + ")];");
+  declareEighWork(op, T, "LF_HEEVD");
   line(at(info, "mat") + " = lf_heevd_lower(&" + at(vRe, "base") + ", &" + at(vIm, "base") + ", " +
        ns + ", &" + at(values, "mat * " + ns) + ", work, iwork);");
   close();

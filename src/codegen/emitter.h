@@ -229,7 +229,8 @@ class Emitter {
   void emitOrmqr(const ir::Op& op);          // emit_linalg_qr_eigh.cc
   void emitEigh(const ir::Op& op);           // emit_linalg_qr_eigh.cc
   void emitHermitianEigh(const ir::Op& op);  // emit_linalg_qr_eigh.cc
-  void emitComplexQr(const ir::Op& op);      // emit_linalg_qr_eigh.cc
+  void declareEighWork(const ir::Op& op, const std::string& T, const std::string& macro);
+  void emitComplexQr(const ir::Op& op);  // emit_linalg_qr_eigh.cc
   void emitComplexHouseholderProduct(const ir::Op& op);
   void emitSvd(const ir::Op& op);                  // emit_linalg_svd.cc
   void emitComplexSvdValues(const ir::Op& op);     // emit_linalg_svd.cc

@@ -15,10 +15,9 @@ namespace {
 
 using ir::OpKind;
 
-// The largest eigh: syevd's workspace (LAPACK's divide and conquer needs about 3 n^2 elements, 4
-// n^2 for heevd) lives on the stack of the thread that decomposes the matrix (a CUDA thread's local
-// memory), 100 to 130 KB at 64 rows in double precision.
-constexpr int64_t kEighMaxRows = 64;
+// The largest eigh, as for the SVD's values (ir::kSvdValuesMaxRank): one thread decomposes each
+// matrix (O(n^3) steps), in a workspace of about 3 n^2 elements (plan::eighWorkElements).
+constexpr int64_t kEighMaxRows = 1024;
 
 // One LAPACK character flag of a backend_config (`uplo = 76 : ui8` is 'L'), checked against the
 // letters it may be.
@@ -206,7 +205,7 @@ Values eigh(InstrContext& c, const std::string& target,
   const int64_t n = a->type.rank() >= 1 ? a->type.dims.back() : 0;
   if (n > kEighMaxRows) {
     c.fail("unsupported " + target + " of " + std::to_string(n) + " x " + std::to_string(n) +
-           " matrices (loopfuse's eigh keeps its workspace on the stack, up to " +
+           " matrices (loopfuse's eigh runs one matrix per thread, up to " +
            std::to_string(kEighMaxRows) + " rows)");
   }
   std::vector<int64_t> batch(a->type.dims.begin(),

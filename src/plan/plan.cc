@@ -245,6 +245,14 @@ class Planner {
       p.temps = {allocate(bytes)};
       if ((n & (n - 1)) != 0) p.temps.push_back(allocate(bytes));
     }
+    if (op.kind == ir::OpKind::Eigh && eighWorkInScratch(op, kernel_.target)) {
+      const ir::Type& a = op.operands[0]->type;
+      const int64_t n = a.dims.back();
+      const int64_t matrices = n == 0 ? 0 : a.numElements() / (n * n);
+      const bool complex = op.operands.size() == 2;
+      p.temps = {allocate(matrices * eighWorkElements(n, complex) * byteSize(a.dtype)),
+                 allocate(matrices * eighIntWorkElements(n) * 4)};
+    }
     if (op.kind == ir::OpKind::Convolution && kernel_.target == Target::Cpu) {
       if (auto pack = convolutionPack(op)) p.temps = {allocate(pack->bytes())};  // the packed lhs
     }

@@ -59,12 +59,31 @@ inline bool fftLinesInScratch(const ir::Op& op, Target target) {
   return target == Target::Cuda || op.attr<ir::FftAttrs>().length > 4096;
 }
 
+// eigh's workspace (lf_linalg.h's LF_SYEVD_WORK / LF_SYEVD_IWORK, lf_linalg_complex.h's
+// LF_HEEVD_WORK for a complex matrix): elements of the matrix's real type, and int32s. The
+// divide and conquer above 25 rows needs about 3 n^2 elements (4 n^2 complex).
+inline int64_t eighWorkElements(int64_t n, bool complex) {
+  const int64_t stedc = n <= 25 ? 2 * n + 1 : 2 * n * n + 4 * n + 1;
+  return complex ? 2 * n * n + 3 * n + stedc : n * n + 2 * n + stedc;
+}
+inline int64_t eighIntWorkElements(int64_t n) { return n <= 25 ? 1 : 6 * n + 1; }
+
+// The largest eigh whose workspace is an array of the thread that decomposes the matrix (on the
+// CPU: 100-130 KB of its stack at 64 rows in f64). Larger ones, and every eigh on a GPU (where
+// local memory is reserved for every thread the device can hold), keep it in scratch, one
+// workspace per matrix.
+inline constexpr int64_t kEighStackMaxRows = 64;
+inline bool eighWorkInScratch(const ir::Op& op, Target target) {
+  return target == Target::Cuda || op.operands[0]->type.dims.back() > kEighStackMaxRows;
+}
+
 // What the plan decided for one op.
 struct OpPlan {
   int stage = -1;  // emission order of the array ops; -1 for ops that emit no loop (fused, aliases)
   // Sort: the two int64 permutation buffers of the merge sort. Convolution on the CPU: the
   // packed lhs of the pixel-vector form (convolution_pack.h). Fft where fftLinesInScratch: each
-  // line's working arrays (and the direct sum's).
+  // line's working arrays (and the direct sum's). Eigh where eighWorkInScratch: each matrix's
+  // workspace, then its int32 workspace.
   std::vector<int64_t> temps;
   // While: per state index, how the state is updated.
   std::vector<StateUpdate> updates;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codegen/prelude_test_util.h"
+#include "plan/plan.h"
 
 namespace {
 
@@ -202,6 +203,17 @@ TEST(PreludeStedc, SecularEquationRootsOfATwoByTwoAndOfTheLastPole) {
     if (i < 2) {
       EXPECT_LT(root, d3[i + 1]);
     }
+  }
+}
+
+TEST(PreludeStedc, ThePlanSizesTheWorkspaceAsThePreludeDeclaresIt) {
+  // plan::eighWorkElements allocates the scratch workspace that LF_SYEVD_WORK / LF_HEEVD_WORK
+  // describe to the prelude: the two must agree at every size, both sides of 25 rows.
+  for (int64_t n : {1, 2, 3, 24, 25, 26, 27, 64, 65, 100, 1024}) {
+    EXPECT_EQ(lf::plan::eighWorkElements(n, false), LF_SYEVD_WORK(n)) << n;
+    EXPECT_EQ(lf::plan::eighWorkElements(n, true), LF_HEEVD_WORK(n)) << n;
+    EXPECT_EQ(lf::plan::eighIntWorkElements(n), LF_SYEVD_IWORK(n)) << n;
+    EXPECT_EQ(lf::plan::eighIntWorkElements(n), LF_HEEVD_IWORK(n)) << n;
   }
 }
 

@@ -77,10 +77,12 @@ TEST(LinalgImport, ErrorsNameTheCall) {
            {"a = f32[3,3] parameter(0)\n  ROOT e = (f32[3,3], f32[3], s32[]) custom-call(a), "
             "custom_call_target=\"cusolver_syevd_ffi\", backend_config={lower = false}",
             "unsupported cusolver_syevd_ffi of the upper triangle (lower=false)"},
-           {"a = f32[26,26] parameter(0)\n  ROOT e = (f32[26,26], f32[26], s32[]) custom-call(a), "
+           {"a = f32[1025,1025] parameter(0)\n  ROOT e = (f32[1025,1025], f32[1025], s32[]) "
+            "custom-call(a), "
             "custom_call_target=\"lapack_ssyevd_ffi\", backend_config={mode = 86 : ui8, uplo = 76 "
             ": ui8}",
-            "unsupported lapack_ssyevd_ffi of 26 x 26 matrices"},
+            "unsupported lapack_ssyevd_ffi of 1025 x 1025 matrices (loopfuse's eigh runs one "
+            "matrix per thread, up to 1024 rows)"},
            {"a = f32[3,3] parameter(0)\n  ROOT e = (f32[3,3], f32[3], s32[]) custom-call(a), "
             "custom_call_target=\"lapack_ssyevd_ffi\", backend_config={mode = 88 : ui8, uplo = 76 "
             ": ui8}",

@@ -173,6 +173,32 @@ ir::Program elementwise(int64_t n) {
   return p;
 }
 
+// eigh's workspace: a local array of the thread up to 64 rows on the CPU; above, and on a GPU,
+// one workspace per matrix in scratch (elements of the real type, then int32s).
+TEST(Plan, EighWorkspaceIsScratchAbove64RowsAndOnTheGpu) {
+  auto eigh = [](int64_t n, int64_t batch, Target target) {
+    ir::Program p;
+    p.name = "eigh";
+    ir::Value* a = p.body.addArg(f32({batch, n, n}), "a");
+    ir::Op* op = p.body.append(K::Eigh, {a},
+                               {f32({batch, n, n}), f32({batch, n}), ir::Type{DType::S32, {batch}}},
+                               {}, {}, "eigh");
+    p.body.yields = {op->result(0), op->result(1), op->result(2)};
+    Kernel k = plan(p, target, PlanOptions{});
+    const std::vector<int64_t> temps = k.opPlan(op).temps;
+    return std::make_pair(temps, k.scratchBytes);
+  };
+  EXPECT_TRUE(eigh(64, 3, Target::Cpu).first.empty());
+  const auto [temps, bytes] = eigh(65, 3, Target::Cpu);
+  ASSERT_EQ(temps.size(), 2u);
+  EXPECT_GE(temps[1] - temps[0], 3 * eighWorkElements(65, false) * 4);
+  EXPECT_GE(bytes, temps[1] + 3 * eighIntWorkElements(65) * 4);
+  EXPECT_EQ(eigh(8, 2, Target::Cuda).first.size(), 2u);
+  EXPECT_EQ(eighWorkElements(30, false), 30 * 30 + 60 + 2 * 30 * 30 + 120 + 1);
+  EXPECT_EQ(eighWorkElements(30, true), 2 * 30 * 30 + 90 + 2 * 30 * 30 + 120 + 1);
+  EXPECT_EQ(eighWorkElements(25, false), 625 + 50 + 51);
+}
+
 TEST(CudaMode, ChosenFromTheLargestStage) {
   ir::Program small = elementwise(8);
   Kernel k = plan(small, Target::Cuda);

@@ -237,7 +237,7 @@ def test_hermitian_eigh_batched_structured_and_scaled(dtype) -> None:
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
-@pytest.mark.parametrize("n", [26, 40, 64])
+@pytest.mark.parametrize("n", [26, 40, 64, 100])
 def test_hermitian_eigh_divide_and_conquer_phases_included(dtype, n: int) -> None:
     # Above 25 rows heevd's real tridiagonal problem is stedc's divide and conquer; its phases
     # are jax's too. The eigenvectors' forward error grows as n eps ||A|| / gap (||A|| = n / 2).

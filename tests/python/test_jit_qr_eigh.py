@@ -290,18 +290,32 @@ def test_eigh_divide_and_conquer_batched_in_a_loop() -> None:
     check(flow, a)
 
 
-def test_eigh_past_the_stack_workspace_falls_back() -> None:
-    # Above 64 rows syevd's workspace (3 n^2 elements) is more than loopfuse keeps on a thread's
-    # stack: the function runs with XLA (a warning), or raises with fallback="error".
-    a = symmetric(np.random.default_rng(8), 65, np.float32)
-    with pytest.raises(lf.CompileError, match="up to 64 rows"):
-        lf.jit(jnp.linalg.eigh, fallback="error")(a)
-    f = lf.jit(jnp.linalg.eigh)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda t: np.dtype(t).name)
+def test_eigh_above_64_rows_works_in_scratch(dtype) -> None:
+    # Above 64 rows the workspace is the kernel's scratch memory (one per matrix), not the
+    # thread's stack: a batch of two 100 x 100 matrices and one of 300 rows, signs included.
+    rng = np.random.default_rng(100)
+    check(
+        jnp.linalg.eigh,
+        symmetric(rng, 100, dtype, batch=(2,)),
+        scale=1.0 if dtype == np.float64 else 25,
+    )
+    if dtype == np.float64:
+        check(jnp.linalg.eigh, symmetric(rng, 300, dtype))
+
+
+def test_eigh_past_1024_rows_falls_back() -> None:
+    # One thread decomposes each matrix: past 1,024 rows (the SVD's values' limit too) the
+    # function runs with XLA (a warning), or raises with fallback="error".
+    a = symmetric(np.random.default_rng(8), 1025, np.float32)
+    with pytest.raises(lf.CompileError, match="up to 1024 rows"):
+        lf.jit(jnp.linalg.eigvalsh, fallback="error")(a)
+    f = lf.jit(jnp.linalg.eigvalsh)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = f(a)
-    assert any("64 rows" in str(w.message) for w in caught)
-    assert_close(result, jax.jit(jnp.linalg.eigh)(a))
+    assert any("1024 rows" in str(w.message) for w in caught)
+    assert_close(result, jax.jit(jnp.linalg.eigvalsh)(a), scale=4.0)
 
 
 def test_eigh_of_the_upper_triangle_falls_back() -> None:

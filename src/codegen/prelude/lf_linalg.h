@@ -168,17 +168,30 @@ LF_DEVICE T lf_la_larfg(int64_t n, T* alpha, T* x, int64_t inc) {
 }
 
 // slarf('L'): C = (I - tau v v^T) C for the m x n block C (row stride ldc), v[i * incv] (v[0] as
-// given, the callers set it to 1). Column by column: w = C^T v (gemv), then C += v (-tau w)^T
-// (ger), each in the reference order.
+// given, the callers set it to 1): w = C^T v (gemv), then C += v (-tau w)^T (ger), each in the
+// reference order.
+// The columns go in blocks of 32 so that each pass reads C's rows contiguously (row-major; a
+// column at a time strides through memory); every w[j] still sums over i ascending.
 template <class T>
 LF_DEVICE void lf_la_larf_left(int64_t m, int64_t n, const T* v, int64_t incv, T tau, T* c,
                                int64_t ldc) {
   if (tau == (T)0) return;
-  for (int64_t j = 0; j < n; ++j) {
-    T w = 0;
-    for (int64_t i = 0; i < m; ++i) w += c[i * ldc + j] * v[i * incv];
-    const T t = -tau * w;
-    for (int64_t i = 0; i < m; ++i) c[i * ldc + j] += v[i * incv] * t;
+  constexpr int64_t kBlock = 32;
+  for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+    const int64_t nb = n - j0 < kBlock ? n - j0 : kBlock;
+    T w[kBlock];
+    for (int64_t j = 0; j < nb; ++j) w[j] = (T)0;
+    for (int64_t i = 0; i < m; ++i) {
+      const T vi = v[i * incv];
+      const T* row = c + i * ldc + j0;
+      for (int64_t j = 0; j < nb; ++j) w[j] += row[j] * vi;
+    }
+    for (int64_t j = 0; j < nb; ++j) w[j] = -tau * w[j];
+    for (int64_t i = 0; i < m; ++i) {
+      const T vi = v[i * incv];
+      T* row = c + i * ldc + j0;
+      for (int64_t j = 0; j < nb; ++j) row[j] += vi * w[j];
+    }
   }
 }
 
@@ -259,46 +272,48 @@ LF_LINALG_FN void lf_ormqr(const T* a, int64_t nq, int64_t lda, int64_t k, const
 
 // ssytd2 with uplo 'L': Q^T A Q = T for the symmetric n x n matrix a (its lower triangle read),
 // T tridiagonal with diagonal d[0..n) and off-diagonal e[0..n-1); the reflectors of Q stay below
-// the subdiagonal of a, their scalars in tau[0..n-1).
+// the subdiagonal of a, their scalars in tau[0..n-1). Element (r, c) of the matrix is
+// a[r * rs + c * cs]: (n, 1) is row-major; (1, n) walks the lower triangle's columns, which are
+// what symv and syr2 read, contiguously (the same arithmetic in the same order either way).
 template <class T>
-LF_LINALG_FN void lf_la_sytd2_lower(T* a, int64_t n, T* d, T* e, T* tau) {
+LF_LINALG_FN void lf_la_sytd2_lower(T* a, int64_t n, T* d, T* e, T* tau, int64_t rs, int64_t cs) {
   for (int64_t i = 0; i + 1 < n; ++i) {
-    T* v = a + (i + 1) * n + i;  // A(i+1, i), the reflector's head
+    T* v = a + (i + 1) * rs + i * cs;  // A(i+1, i), the reflector's head
     const int64_t below = i + 2 < n ? i + 2 : n - 1;
-    const T taui = lf_la_larfg(n - i - 1, v, a + below * n + i, n);
+    const T taui = lf_la_larfg(n - i - 1, v, a + below * rs + i * cs, rs);
     e[i] = *v;
     if (taui != (T)0) {
       *v = (T)1;
       const int64_t len = n - i - 1;
-      T* sub = a + (i + 1) * n + (i + 1);  // A(i+1:, i+1:)
-      T* x = tau + i;                      // x = taui A v (symv, lower), in tau[i..n-1)
+      T* sub = a + (i + 1) * rs + (i + 1) * cs;  // A(i+1:, i+1:)
+      T* x = tau + i;                            // x = taui A v (symv, lower), in tau[i..n-1)
       for (int64_t r = 0; r < len; ++r) x[r] = (T)0;
       for (int64_t j = 0; j < len; ++j) {
-        const T t1 = taui * v[j * n];
+        const T t1 = taui * v[j * rs];
         T t2 = 0;
-        x[j] += t1 * sub[j * n + j];
+        x[j] += t1 * sub[j * rs + j * cs];
         for (int64_t r = j + 1; r < len; ++r) {
-          x[r] += t1 * sub[r * n + j];
-          t2 += sub[r * n + j] * v[r * n];
+          x[r] += t1 * sub[r * rs + j * cs];
+          t2 += sub[r * rs + j * cs] * v[r * rs];
         }
         x[j] += taui * t2;
       }
       T dot = 0;
-      for (int64_t r = 0; r < len; ++r) dot += x[r] * v[r * n];
+      for (int64_t r = 0; r < len; ++r) dot += x[r] * v[r * rs];
       const T alpha = (T)-0.5 * taui * dot;
-      for (int64_t r = 0; r < len; ++r) x[r] += alpha * v[r * n];
+      for (int64_t r = 0; r < len; ++r) x[r] += alpha * v[r * rs];
       // A -= v x^T + x v^T (syr2, lower)
       for (int64_t j = 0; j < len; ++j) {
-        if (v[j * n] == (T)0 && x[j] == (T)0) continue;
-        const T t1 = -x[j], t2 = -v[j * n];
-        for (int64_t r = j; r < len; ++r) sub[r * n + j] += v[r * n] * t1 + x[r] * t2;
+        if (v[j * rs] == (T)0 && x[j] == (T)0) continue;
+        const T t1 = -x[j], t2 = -v[j * rs];
+        for (int64_t r = j; r < len; ++r) sub[r * rs + j * cs] += v[r * rs] * t1 + x[r] * t2;
       }
       *v = e[i];
     }
-    d[i] = a[i * n + i];
+    d[i] = a[i * (rs + cs)];
     tau[i] = taui;
   }
-  d[n - 1] = a[(n - 1) * n + (n - 1)];
+  d[n - 1] = a[(n - 1) * (rs + cs)];
 }
 
 // slartg (LAPACK 3.10 and later): c, s, r with [c s; -s c] (f, g) = (r, 0), c >= 0 and r with
@@ -669,14 +684,20 @@ LF_LINALG_FN int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work, int32_t* iwo
     sigma = rmax / anrm;
   }
   if (scaled) lf_la_lascl((T)1, sigma, a, n, 1, n);
-  lf_la_sytd2_lower(a, n, w, e, tau);
+  // The lower triangle transposed into the upper: the reduction then reads its columns as rows
+  // (a is overwritten by the eigenvectors at the end).
+  for (int64_t r = 1; r < n; ++r) {
+    for (int64_t c = 0; c < r; ++c) a[c * n + r] = a[r * n + c];
+  }
+  lf_la_sytd2_lower(a, n, w, e, tau, 1, n);
   const int32_t info = lf_la_stedc(n, w, e, z, rot, iwork);
-  // Z = Q Z (sormtr 'L', 'L', 'N': orm2r with the reflectors below the subdiagonal, last first).
+  // Z = Q Z (sormtr 'L', 'L', 'N': orm2r with the reflectors below the subdiagonal, last first;
+  // reflector i is row i of the transposed storage, from column i + 1).
   for (int64_t i = n - 2; i >= 0; --i) {
-    T* v = a + (i + 1) * n + i;
+    T* v = a + i * n + (i + 1);
     const T keep = *v;
     *v = (T)1;
-    lf_la_larf_left(n - i - 1, n, v, n, tau[i], z + (i + 1) * n, n);
+    lf_la_larf_left(n - i - 1, n, v, 1, tau[i], z + (i + 1) * n, n);
     *v = keep;
   }
   for (int64_t i = 0; i < n * n; ++i) a[i] = z[i];

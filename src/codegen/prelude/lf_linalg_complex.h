@@ -86,23 +86,26 @@ LF_DEVICE lf_cx<T> lf_la_clarfg(int64_t n, T* alphar, T* alphai, T* xr, T* xi, i
 // chetd2 with uplo 'L': Q^H A Q = T for the Hermitian n x n matrix (ar, ai) (its lower triangle
 // read), T real tridiagonal with diagonal d[0..n) and off-diagonal e[0..n-1); the reflectors of Q
 // stay below the subdiagonal, their scalars in (taur, taui)[0..n-1). hemv and her2 in the
-// reference order; the imaginary parts of the diagonal are not read.
+// reference order; the imaginary parts of the diagonal are not read. Element (r, c) is at
+// [r * rs + c * cs], as in lf_la_sytd2_lower ((1, n) reads the lower triangle's columns
+// contiguously).
 template <class T>
-LF_LINALG_FN void lf_la_hetd2_lower(T* ar, T* ai, int64_t n, T* d, T* e, T* taur, T* taui) {
+LF_LINALG_FN void lf_la_hetd2_lower(T* ar, T* ai, int64_t n, T* d, T* e, T* taur, T* taui,
+                                    int64_t rs, int64_t cs) {
   ai[0] = (T)0;
   for (int64_t i = 0; i + 1 < n; ++i) {
-    const int64_t head = (i + 1) * n + i;  // A(i+1, i), the reflector's head
-    const int64_t below = (i + 2 < n ? i + 2 : n - 1) * n + i;
-    const lf_cx<T> t = lf_la_clarfg(n - i - 1, ar + head, ai + head, ar + below, ai + below, n);
+    const int64_t head = (i + 1) * rs + i * cs;  // A(i+1, i), the reflector's head
+    const int64_t below = (i + 2 < n ? i + 2 : n - 1) * rs + i * cs;
+    const lf_cx<T> t = lf_la_clarfg(n - i - 1, ar + head, ai + head, ar + below, ai + below, rs);
     e[i] = ar[head];
     const int64_t len = n - i - 1;
-    const int64_t sub = (i + 1) * n + (i + 1);  // A(i+1:, i+1:)
+    const int64_t sub = (i + 1) * rs + (i + 1) * cs;  // A(i+1:, i+1:)
     if (!lf_cx_is_zero(t)) {
       ar[head] = (T)1;
       ai[head] = (T)0;
-      auto v = [&](int64_t r) { return lf_cx<T>{ar[head + r * n], ai[head + r * n]}; };
+      auto v = [&](int64_t r) { return lf_cx<T>{ar[head + r * rs], ai[head + r * rs]}; };
       auto A = [&](int64_t r, int64_t c) {
-        return lf_cx<T>{ar[sub + r * n + c], ai[sub + r * n + c]};
+        return lf_cx<T>{ar[sub + r * rs + c * cs], ai[sub + r * rs + c * cs]};
       };
       T* xr = taur + i;  // x = t A v (hemv, lower), in tau[i..n-1)
       T* xi = taui + i;
@@ -110,7 +113,7 @@ LF_LINALG_FN void lf_la_hetd2_lower(T* ar, T* ai, int64_t n, T* d, T* e, T* taur
       for (int64_t j = 0; j < len; ++j) {
         const lf_cx<T> t1 = lf_cx_mul(t, v(j));
         lf_cx<T> t2{(T)0, (T)0};
-        const T diag = ar[sub + j * n + j];
+        const T diag = ar[sub + j * (rs + cs)];
         xr[j] += t1.re * diag;
         xi[j] += t1.im * diag;
         for (int64_t r = j + 1; r < len; ++r) {
@@ -142,18 +145,18 @@ LF_LINALG_FN void lf_la_hetd2_lower(T* ar, T* ai, int64_t n, T* d, T* e, T* taur
       for (int64_t j = 0; j < len; ++j) {
         const lf_cx<T> vj = v(j), xj{xr[j], xi[j]};
         if (lf_cx_is_zero(vj) && lf_cx_is_zero(xj)) {
-          ai[sub + j * n + j] = (T)0;
+          ai[sub + j * (rs + cs)] = (T)0;
           continue;
         }
         const lf_cx<T> t1{-xj.re, xj.im};  // -conj(x_j)
         const lf_cx<T> t2{-vj.re, vj.im};  // conj(-v_j)
         const lf_cx<T> dj = lf_cx_mul(vj, t1), dk = lf_cx_mul(xj, t2);
-        ar[sub + j * n + j] += dj.re + dk.re;
-        ai[sub + j * n + j] = (T)0;
+        ar[sub + j * (rs + cs)] += dj.re + dk.re;
+        ai[sub + j * (rs + cs)] = (T)0;
         for (int64_t r = j + 1; r < len; ++r) {
           const lf_cx<T> p = lf_cx_mul(v(r), t1), q = lf_cx_mul(lf_cx<T>{xr[r], xi[r]}, t2);
-          ar[sub + r * n + j] = (ar[sub + r * n + j] + p.re) + q.re;
-          ai[sub + r * n + j] = (ai[sub + r * n + j] + p.im) + q.im;
+          ar[sub + r * rs + j * cs] = (ar[sub + r * rs + j * cs] + p.re) + q.re;
+          ai[sub + r * rs + j * cs] = (ai[sub + r * rs + j * cs] + p.im) + q.im;
         }
       }
     } else {
@@ -161,33 +164,47 @@ LF_LINALG_FN void lf_la_hetd2_lower(T* ar, T* ai, int64_t n, T* d, T* e, T* taur
     }
     ar[head] = e[i];
     ai[head] = (T)0;
-    d[i] = ar[i * n + i];
+    d[i] = ar[i * (rs + cs)];
     taur[i] = t.re;
     taui[i] = t.im;
   }
-  d[n - 1] = ar[(n - 1) * n + (n - 1)];
+  d[n - 1] = ar[(n - 1) * (rs + cs)];
 }
 
 // clarf('L'): C = (I - tau v v^H) C for the m x n complex block C (cr, ci; row stride ldc), v at
-// (vr, vi)[i * incv] (v[0] as given). Column by column: w = C^H v (gemv 'C'), then
-// C -= v (tau conj(w))^T (gerc), each in the reference order.
+// (vr, vi)[i * incv] (v[0] as given): w = C^H v (gemv 'C'), then C -= v (tau conj(w))^T (gerc),
+// each in the reference order.
 template <class T>
 LF_DEVICE void lf_la_clarf_left(int64_t m, int64_t n, const T* vr, const T* vi, int64_t incv,
                                 lf_cx<T> tau, T* cr, T* ci, int64_t ldc) {
   if (lf_cx_is_zero(tau)) return;
-  for (int64_t j = 0; j < n; ++j) {
-    lf_cx<T> w{(T)0, (T)0};
+  constexpr int64_t kBlock = 32;  // columns per pass, as in lf_la_larf_left
+  for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+    const int64_t nb = n - j0 < kBlock ? n - j0 : kBlock;
+    T wr[kBlock], wi[kBlock];
+    for (int64_t j = 0; j < nb; ++j) wr[j] = wi[j] = (T)0;
     for (int64_t i = 0; i < m; ++i) {
-      const lf_cx<T> q = lf_cx_mul(lf_cx<T>{cr[i * ldc + j], -ci[i * ldc + j]},
-                                   lf_cx<T>{vr[i * incv], vi[i * incv]});
-      w.re += q.re;
-      w.im += q.im;
+      const lf_cx<T> vv{vr[i * incv], vi[i * incv]};
+      for (int64_t j = 0; j < nb; ++j) {
+        const int64_t at = i * ldc + j0 + j;
+        const lf_cx<T> q = lf_cx_mul(lf_cx<T>{cr[at], -ci[at]}, vv);
+        wr[j] += q.re;
+        wi[j] += q.im;
+      }
     }
-    const lf_cx<T> t = lf_cx_mul(lf_cx<T>{-tau.re, -tau.im}, lf_cx_conj(w));
+    for (int64_t j = 0; j < nb; ++j) {
+      const lf_cx<T> t = lf_cx_mul(lf_cx<T>{-tau.re, -tau.im}, lf_cx<T>{wr[j], -wi[j]});
+      wr[j] = t.re;
+      wi[j] = t.im;
+    }
     for (int64_t i = 0; i < m; ++i) {
-      const lf_cx<T> q = lf_cx_mul(lf_cx<T>{vr[i * incv], vi[i * incv]}, t);
-      cr[i * ldc + j] += q.re;
-      ci[i * ldc + j] += q.im;
+      const lf_cx<T> vv{vr[i * incv], vi[i * incv]};
+      for (int64_t j = 0; j < nb; ++j) {
+        const int64_t at = i * ldc + j0 + j;
+        const lf_cx<T> q = lf_cx_mul(vv, lf_cx<T>{wr[j], wi[j]});
+        cr[at] += q.re;
+        ci[at] += q.im;
+      }
     }
   }
 }
@@ -292,16 +309,24 @@ LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work, int3
     lf_la_lascl((T)1, sigma, ar, n, 1, n);
     lf_la_lascl((T)1, sigma, ai, n, 1, n);
   }
-  lf_la_hetd2_lower(ar, ai, n, w, e, taur, taui);
+  // The lower triangle transposed into the upper, as in lf_syevd_lower.
+  for (int64_t r = 1; r < n; ++r) {
+    for (int64_t c = 0; c < r; ++c) {
+      ar[c * n + r] = ar[r * n + c];
+      ai[c * n + r] = ai[r * n + c];
+    }
+  }
+  lf_la_hetd2_lower(ar, ai, n, w, e, taur, taui, 1, n);
   const int32_t info = lf_la_stedc(n, w, e, zr, rot, iwork);
   for (int64_t i = 0; i < n * n; ++i) zi[i] = (T)0;
-  // Z = Q Z (cunmtr 'L', 'L', 'N': unm2r with the reflectors below the subdiagonal, last first).
+  // Z = Q Z (cunmtr 'L', 'L', 'N': unm2r with the reflectors below the subdiagonal, last first;
+  // reflector i is row i of the transposed storage, from column i + 1).
   for (int64_t i = n - 2; i >= 0; --i) {
-    const int64_t head = (i + 1) * n + i;
+    const int64_t head = i * n + (i + 1);
     const T keepr = ar[head], keepi = ai[head];
     ar[head] = (T)1;
     ai[head] = (T)0;
-    lf_la_clarf_left(n - i - 1, n, ar + head, ai + head, n, lf_cx<T>{taur[i], taui[i]},
+    lf_la_clarf_left(n - i - 1, n, ar + head, ai + head, 1, lf_cx<T>{taur[i], taui[i]},
                      zr + (i + 1) * n, zi + (i + 1) * n, n);
     ar[head] = keepr;
     ai[head] = keepi;

@@ -215,6 +215,23 @@ LF_DEVICE int32_t lf_la_laed6(int64_t kniter, bool orgati, T rho, const T* d, co
 
 #include "lf_stedc_laed4.h"  // the secular equation's zero finder, pasted in place by preludeText
 
+// out = a b for the rows x depth column-major a, and b's columns j (depth elements from
+// b + j * ldb), out row-major (row stride ld), each element summed over depth ascending in the
+// rows-element column accumulator acc.
+template <class T>
+LF_DEVICE void lf_la_laed3_product(int64_t rows, int64_t cols, int64_t depth, const T* a,
+                                   const T* b, int64_t ldb, T* out, int64_t ld, T* acc) {
+  for (int64_t j = 0; j < cols; ++j) {
+    for (int64_t r = 0; r < rows; ++r) acc[r] = (T)0;
+    for (int64_t l = 0; l < depth; ++l) {
+      const T blj = b[j * ldb + l];
+      const T* col = a + l * rows;
+      for (int64_t r = 0; r < rows; ++r) acc[r] += col[r] * blj;
+    }
+    for (int64_t r = 0; r < rows; ++r) out[r * ld + j] = acc[r];
+  }
+}
+
 // slaed3: the k eigenvalues d[0..k) of the deflated rank-one problem (poles dlamda, weights w,
 // rho) and the updated eigenvectors: q's first k columns become Q2's columns (laed2's groups)
 // times the rank-one problem's eigenvectors (computed in qk, k x k column-major, rows permuted
@@ -254,22 +271,11 @@ LF_DEVICE int32_t lf_la_laed3(int64_t k, int64_t n, int64_t n1, T* d, T* q, int6
   }
   // Back to the merged problem's basis: the top n1 rows from Q2's groups 1 and 2 (n1 rows each),
   // the bottom n - n1 from groups 2 and 3 (n - n1 rows each, after the first block of Q2).
+  // Each result column is summed in s (l ascending for every element) over Q2's contiguous
+  // columns, then stored: reading Q2 along its rows would stride through memory.
   const int64_t n2 = n - n1, n12 = ctot[0] + ctot[1], n23 = ctot[1] + ctot[2];
-  const T* q2Bottom = q2 + n1 * n12;
-  for (int64_t r = 0; r < n2; ++r) {
-    for (int64_t j = 0; j < k; ++j) {
-      T sum = 0;
-      for (int64_t l = 0; l < n23; ++l) sum += q2Bottom[l * n2 + r] * qk[j * k + ctot[0] + l];
-      q[(n1 + r) * ld + j] = sum;
-    }
-  }
-  for (int64_t r = 0; r < n1; ++r) {
-    for (int64_t j = 0; j < k; ++j) {
-      T sum = 0;
-      for (int64_t l = 0; l < n12; ++l) sum += q2[l * n1 + r] * qk[j * k + l];
-      q[r * ld + j] = sum;
-    }
-  }
+  lf_la_laed3_product(n2, k, n23, q2 + n1 * n12, qk + ctot[0], k, q + n1 * ld, ld, s);
+  lf_la_laed3_product(n1, k, n12, q2, qk, k, q, ld, s);
   return 0;
 }
 
