@@ -269,6 +269,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _grad_scan(steps=1000, hidden=16),
             _conv_sampler(steps=20, batch=8, size=32, channels=4, hidden=32),
             _spectral_flow(steps=200, batch=64, n=8),
+            _spectral_flow(steps=50, batch=4, n=48),  # eigh by divide and conquer (> 25 rows)
             _kuramoto_sivashinsky(steps=50, batch=16, n=128),
             _curve_fit(steps=20, batch=64, points=40),
         ]

@@ -684,20 +684,24 @@ LF_LINALG_FN int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work, int32_t* iwo
     sigma = rmax / anrm;
   }
   if (scaled) lf_la_lascl((T)1, sigma, a, n, 1, n);
-  // The lower triangle transposed into the upper: the reduction then reads its columns as rows
-  // (a is overwritten by the eigenvectors at the end).
-  for (int64_t r = 1; r < n; ++r) {
-    for (int64_t c = 0; c < r; ++c) a[c * n + r] = a[r * n + c];
+  // Past 32 rows the lower triangle is transposed into the upper first: the reduction then reads
+  // its columns as rows (a is overwritten by the eigenvectors at the end). Smaller matrices fit
+  // in the cache either way, and the copy would cost more than it saves.
+  const bool transposed = n > 32;
+  if (transposed) {
+    for (int64_t r = 1; r < n; ++r) {
+      for (int64_t c = 0; c < r; ++c) a[c * n + r] = a[r * n + c];
+    }
   }
-  lf_la_sytd2_lower(a, n, w, e, tau, 1, n);
+  const int64_t rs = transposed ? 1 : n, cs = transposed ? n : 1;
+  lf_la_sytd2_lower(a, n, w, e, tau, rs, cs);
   const int32_t info = lf_la_stedc(n, w, e, z, rot, iwork);
-  // Z = Q Z (sormtr 'L', 'L', 'N': orm2r with the reflectors below the subdiagonal, last first;
-  // reflector i is row i of the transposed storage, from column i + 1).
+  // Z = Q Z (sormtr 'L', 'L', 'N': orm2r with the reflectors below the subdiagonal, last first).
   for (int64_t i = n - 2; i >= 0; --i) {
-    T* v = a + i * n + (i + 1);
+    T* v = a + (i + 1) * rs + i * cs;
     const T keep = *v;
     *v = (T)1;
-    lf_la_larf_left(n - i - 1, n, v, 1, tau[i], z + (i + 1) * n, n);
+    lf_la_larf_left(n - i - 1, n, v, rs, tau[i], z + (i + 1) * n, n);
     *v = keep;
   }
   for (int64_t i = 0; i < n * n; ++i) a[i] = z[i];

@@ -309,24 +309,27 @@ LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work, int3
     lf_la_lascl((T)1, sigma, ar, n, 1, n);
     lf_la_lascl((T)1, sigma, ai, n, 1, n);
   }
-  // The lower triangle transposed into the upper, as in lf_syevd_lower.
-  for (int64_t r = 1; r < n; ++r) {
-    for (int64_t c = 0; c < r; ++c) {
-      ar[c * n + r] = ar[r * n + c];
-      ai[c * n + r] = ai[r * n + c];
+  // Past 32 rows the lower triangle is transposed into the upper first, as in lf_syevd_lower.
+  const bool transposed = n > 32;
+  if (transposed) {
+    for (int64_t r = 1; r < n; ++r) {
+      for (int64_t c = 0; c < r; ++c) {
+        ar[c * n + r] = ar[r * n + c];
+        ai[c * n + r] = ai[r * n + c];
+      }
     }
   }
-  lf_la_hetd2_lower(ar, ai, n, w, e, taur, taui, 1, n);
+  const int64_t rs = transposed ? 1 : n, cs = transposed ? n : 1;
+  lf_la_hetd2_lower(ar, ai, n, w, e, taur, taui, rs, cs);
   const int32_t info = lf_la_stedc(n, w, e, zr, rot, iwork);
   for (int64_t i = 0; i < n * n; ++i) zi[i] = (T)0;
-  // Z = Q Z (cunmtr 'L', 'L', 'N': unm2r with the reflectors below the subdiagonal, last first;
-  // reflector i is row i of the transposed storage, from column i + 1).
+  // Z = Q Z (cunmtr 'L', 'L', 'N': unm2r with the reflectors below the subdiagonal, last first).
   for (int64_t i = n - 2; i >= 0; --i) {
-    const int64_t head = i * n + (i + 1);
+    const int64_t head = (i + 1) * rs + i * cs;
     const T keepr = ar[head], keepi = ai[head];
     ar[head] = (T)1;
     ai[head] = (T)0;
-    lf_la_clarf_left(n - i - 1, n, ar + head, ai + head, 1, lf_cx<T>{taur[i], taui[i]},
+    lf_la_clarf_left(n - i - 1, n, ar + head, ai + head, rs, lf_cx<T>{taur[i], taui[i]},
                      zr + (i + 1) * n, zi + (i + 1) * n, n);
     ar[head] = keepr;
     ai[head] = keepi;
