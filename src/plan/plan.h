@@ -61,7 +61,7 @@ inline bool fftLinesInScratch(const ir::Op& op, Target target) {
 
 // eigh's workspace (lf_linalg.h's LF_SYEVD_WORK / LF_SYEVD_IWORK, lf_linalg_complex.h's
 // LF_HEEVD_WORK for a complex matrix): elements of the matrix's real type, and int32s. The
-// divide and conquer above 25 rows needs about 3 n^2 elements (4 n^2 complex).
+// divide and conquer above 25 rows (LF_STEDC_SMLSIZ) needs about 3 n^2 elements (4 n^2 complex).
 inline int64_t eighWorkElements(int64_t n, bool complex) {
   const int64_t stedc = n <= 25 ? 2 * n + 1 : 2 * n * n + 4 * n + 1;
   return complex ? 2 * n * n + 3 * n + stedc : n * n + 2 * n + stedc;

@@ -684,10 +684,9 @@ LF_LINALG_FN int32_t lf_syevd_lower(T* a, int64_t n, T* w, T* work, int32_t* iwo
     sigma = rmax / anrm;
   }
   if (scaled) lf_la_lascl((T)1, sigma, a, n, 1, n);
-  // Past 32 rows the lower triangle is transposed into the upper first: the reduction then reads
-  // its columns as rows (a is overwritten by the eigenvectors at the end). Smaller matrices fit
-  // in the cache either way, and the copy would cost more than it saves.
-  const bool transposed = n > 32;
+  // Past LF_EIGH_TRANSPOSE_ABOVE rows the lower triangle is transposed into the upper first: the
+  // reduction then reads its columns as rows (a is overwritten by the eigenvectors at the end).
+  const bool transposed = n > LF_EIGH_TRANSPOSE_ABOVE;
   if (transposed) {
     for (int64_t r = 1; r < n; ++r) {
       for (int64_t c = 0; c < r; ++c) a[c * n + r] = a[r * n + c];

@@ -309,8 +309,9 @@ LF_LINALG_FN int32_t lf_heevd_lower(T* ar, T* ai, int64_t n, T* w, T* work, int3
     lf_la_lascl((T)1, sigma, ar, n, 1, n);
     lf_la_lascl((T)1, sigma, ai, n, 1, n);
   }
-  // Past 32 rows the lower triangle is transposed into the upper first, as in lf_syevd_lower.
-  const bool transposed = n > 32;
+  // Past LF_EIGH_TRANSPOSE_ABOVE rows the lower triangle is transposed first, as in
+  // lf_syevd_lower.
+  const bool transposed = n > LF_EIGH_TRANSPOSE_ABOVE;
   if (transposed) {
     for (int64_t r = 1; r < n; ++r) {
       for (int64_t c = 0; c < r; ++c) {

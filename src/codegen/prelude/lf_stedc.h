@@ -12,10 +12,18 @@
 // are int32 and 0-based. Included by lf_linalg.h (pasted in place by preludeText).
 #pragma once
 
+// LAPACK's SMLSIZ (ilaenv 9): the largest block stedc hands to steqr, so the largest eigh that
+// never divides.
+#define LF_STEDC_SMLSIZ 25
+
 // Workspace of lf_la_stedc for an n x n problem, in elements of T and in int32s (steqr's alone up
-// to 25 rows).
-#define LF_STEDC_WORK(n) ((n) <= 25 ? 2 * (n) + 1 : 2 * (n) * (n) + 4 * (n) + 1)
-#define LF_STEDC_IWORK(n) ((n) <= 25 ? 1 : 6 * (n) + 1)
+// to SMLSIZ rows).
+#define LF_STEDC_WORK(n) ((n) <= LF_STEDC_SMLSIZ ? 2 * (n) + 1 : 2 * (n) * (n) + 4 * (n) + 1)
+#define LF_STEDC_IWORK(n) ((n) <= LF_STEDC_SMLSIZ ? 1 : 6 * (n) + 1)
+
+// Past this many rows syevd and heevd reduce the lower triangle transposed (its columns, which
+// symv and syr2 walk, become rows); smaller matrices fit the cache and the copy costs more.
+#define LF_EIGH_TRANSPOSE_ABOVE 32
 
 // slamrg: the permutation `index` that merges a's first n1 entries (sorted ascending when s1 is
 // 1, descending when -1) with the next n2 (likewise s2) into ascending order.
@@ -465,13 +473,12 @@ LF_DEVICE int32_t lf_la_laed1(int64_t n, T* d, T* q, int64_t ld, int32_t* indxq,
 // steqr, then merge pairs level by level. work holds LF_STEDC_WORK(n), iwork LF_STEDC_IWORK(n).
 template <class T>
 LF_LINALG_FN int32_t lf_la_laed0(int64_t n, T* d, T* e, T* q, int64_t ld, T* work, int32_t* iwork) {
-  const int64_t smlsiz = 25;
   int32_t* part = iwork;  // the blocks' ends (exclusive), after the prefix sum
   int32_t* indxq = iwork + n;
   int32_t* scratch = iwork + 2 * n;
   part[0] = (int32_t)n;
   int64_t subpbs = 1;
-  while (part[subpbs - 1] > smlsiz) {
+  while (part[subpbs - 1] > LF_STEDC_SMLSIZ) {
     for (int64_t j = subpbs; j >= 1; --j) {
       part[2 * j - 1] = (part[j - 1] + 1) / 2;
       part[2 * j - 2] = part[j - 1] / 2;
@@ -523,7 +530,7 @@ LF_LINALG_FN int32_t lf_la_laed0(int64_t n, T* d, T* e, T* q, int64_t ld, T* wor
 // smaller ones by steqr. Returns LAPACK's info (0 on success).
 template <class T>
 LF_LINALG_FN int32_t lf_la_stedc(int64_t n, T* d, T* e, T* z, T* work, int32_t* iwork) {
-  if (n <= 25) return lf_la_steqr(n, d, e, z, work);
+  if (n <= LF_STEDC_SMLSIZ) return lf_la_steqr(n, d, e, z, work);
   for (int64_t i = 0; i < n * n; ++i) z[i] = (T)0;
   for (int64_t i = 0; i < n; ++i) z[i * n + i] = (T)1;
   if (lf_la_lanst(n, d, e) == (T)0) return 0;
@@ -537,7 +544,7 @@ LF_LINALG_FN int32_t lf_la_stedc(int64_t n, T* d, T* e, T* z, T* work, int32_t* 
       ++finish;
     }
     const int64_t m = finish - start + 1;
-    if (m > 25) {
+    if (m > LF_STEDC_SMLSIZ) {
       const T orgnrm = lf_la_lanst(m, d + start, e + start);
       lf_la_lascl(orgnrm, (T)1, d + start, m, 1);
       lf_la_lascl(orgnrm, (T)1, e + start, m - 1, 1);
