@@ -109,6 +109,34 @@ OpRule dotRule(const Op& op, const std::vector<int>& in) {
   return r;
 }
 
+// Operands (dl, d, du, multipliers, swapped [..., n], info [...], b [..., n, k]). A batch among the
+// leading dimensions maps, every operand sliced there; so does one among b's columns (the last
+// dimension) when the factorization is shared: each column is substituted on its own, as jax's
+// vmap of a solve with shared diagonals makes it.
+OpRule tridiagonalSolveRule(const Op& op, const std::vector<int>& in) {
+  const int rank = op.operands[0]->type.rank();  // of the diagonals; b has one more
+  int d = -1;
+  bool factorBatched = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] < 0) continue;
+    if (d >= 0 && in[i] != d) return fail("reads operands batched at different dimensions");
+    d = in[i];
+    factorBatched = factorBatched || i < 6;
+  }
+  OpRule r;
+  r.operands.assign(in.size(), -1);
+  if (d < 0) return r;
+  if (d == rank && !factorBatched) {
+    r.operands[6] = d;
+    r.result = d;
+    return r;
+  }
+  if (d >= rank - 1) return fail("solves along the batch dimension");
+  r.operands.assign(in.size(), d);
+  r.result = d;
+  return r;
+}
+
 OpRule reduceRule(const Op& op, const std::vector<int>& in) {
   size_t n = op.operands.size() / 2;
   OpRule r = aligned(op, in, n);
@@ -428,6 +456,16 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
       }
       return r;
     }
+    case OpKind::TridiagonalFactor: {
+      // Each system (the last dimension) is factored on its own.
+      OpRule r = aligned(op, in, in.size());
+      if (r.error.empty() && r.result >= t0.rank() - 1) {
+        return fail("factors along the batch dimension");
+      }
+      return r;
+    }
+    case OpKind::TridiagonalSolve:
+      return tridiagonalSolveRule(op, in);
     case OpKind::Fft: {
       // Each line (the last dimension) is transformed on its own.
       OpRule r = aligned(op, in, in.size());

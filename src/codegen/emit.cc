@@ -486,6 +486,12 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::Svd:
       emitSvd(op);
       break;
+    case K::TridiagonalFactor:
+      emitTridiagonalFactor(op);
+      break;
+    case K::TridiagonalSolve:
+      emitTridiagonalSolve(op);
+      break;
     case K::Fft:
       emitFft(op);
       break;

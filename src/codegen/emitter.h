@@ -234,6 +234,8 @@ class Emitter {
   void emitComplexHouseholderProduct(const ir::Op& op);
   void emitSvd(const ir::Op& op);                  // emit_linalg_svd.cc
   void emitComplexSvdValues(const ir::Op& op);     // emit_linalg_svd.cc
+  void emitTridiagonalFactor(const ir::Op& op);    // emit_tridiagonal.cc
+  void emitTridiagonalSolve(const ir::Op& op);     // emit_tridiagonal.cc
   void emitFft(const ir::Op& op);                  // emit_fft.cc
   void emitFftTables();                            // emit_fft.cc: the twiddles, once per length
   void emitPivotsToPermutation(const ir::Op& op);  // emit_linalg.cc

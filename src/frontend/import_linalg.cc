@@ -2,10 +2,14 @@
 // (CUDA) custom calls JAX lowers jnp.linalg.cholesky, jax.scipy.linalg.solve_triangular and the LU
 // factorization behind jnp.linalg.solve / inv / slogdet to (getrf, and on CUDA the pivots-to-
 // permutation kernel), and the QR and symmetric eigen-decompositions behind jnp.linalg.qr and eigh
-// (geqrf, orgqr, syevd), and the singular-value decomposition behind jnp.linalg.svd (gesdd).
+// (geqrf, orgqr, syevd), the singular-value decomposition behind jnp.linalg.svd (gesdd), and the
+// tridiagonal solve of lax.linalg.tridiagonal_solve (gtsv, cuSPARSE's gtsv2).
 // The custom calls' operands and results are column-major ({0,1} layouts); loopfuse reads every
 // array by its logical index, so LAPACK's 'L' (the lower triangle of the column-major buffer) is
 // the lower triangle of the logical matrix too.
+#include <cstring>
+#include <limits>
+
 #include "frontend/complex_parts.h"
 #include "frontend/importer.h"
 #include "hlo/attributes.h"
@@ -310,13 +314,80 @@ Values complexSvdValues(InstrContext& c, const std::string& target,
   return out;
 }
 
+// A scalar constant of type t with the bytes of `value` (t's own width).
+template <typename V>
+ir::Value* scalarConstant(InstrContext& c, DType t, V value) {
+  std::vector<uint8_t> bytes(sizeof(V));
+  std::memcpy(bytes.data(), &value, sizeof(V));
+  return c.emit(OpKind::Constant, {}, {ir::Type{t, {}}}, ir::ConstantAttrs{bytes})->result();
+}
+
+// x [..., n, k] where info [...] is 0, else NaN.
+ir::Value* nanUnless(InstrContext& c, ir::Value* info, ir::Value* x) {
+  const ir::Type& t = x->type;
+  ir::Value* zero = c.emit(OpKind::Broadcast, {scalarConstant(c, DType::S32, int32_t{0})},
+                           {info->type}, ir::BroadcastAttrs{})
+                        ->result();
+  ir::Value* ok = c.emit(OpKind::Compare, {info, zero}, {ir::Type{DType::Pred, info->type.dims}},
+                         ir::CompareAttrs{ir::CompareDirection::EQ, ir::CompareType::Signed})
+                      ->result();
+  std::vector<int64_t> leading(info->type.dims.size());
+  for (size_t i = 0; i < leading.size(); ++i) leading[i] = static_cast<int64_t>(i);
+  ir::Value* okAll =
+      c.emit(OpKind::Broadcast, {ok}, {ir::Type{DType::Pred, t.dims}}, ir::BroadcastAttrs{leading})
+          ->result();
+  ir::Value* nan = t.dtype == DType::F32
+                       ? scalarConstant(c, t.dtype, std::numeric_limits<float>::quiet_NaN())
+                       : scalarConstant(c, t.dtype, std::numeric_limits<double>::quiet_NaN());
+  ir::Value* nans = c.emit(OpKind::Broadcast, {nan}, {t}, ir::BroadcastAttrs{})->result();
+  return c.emit(OpKind::Select, {okAll, x, nans}, {t})->result();
+}
+
+// gtsv(dl, d, du, b) -> (dl, d, du, x, info) on the CPU; cuSPARSE's gtsv2(dl, d, du, b) -> x on
+// CUDA (jax's tridiagonal_solve for more than 2 rows; loopfuse solves it with LAPACK's gtsv as
+// well, whose pivoting cuSPARSE's gtsv2 shares). The diagonals are [..., n], b [..., n, k]:
+// a factorization of the diagonals (tridiagonal-factor), and the solve of b with it.
+Values tridiagonalSolve(InstrContext& c, const std::string& target) {
+  c.expectOperands(4);
+  ir::Value* dl = c.array(0);
+  ir::Value* d = c.array(1);
+  ir::Value* du = c.array(2);
+  ir::Value* b = c.array(3);
+  const ir::Type& t = d->type;
+  if (t.rank() < 1 || b->type.rank() != t.rank() + 1) {
+    c.fail(target + " needs diagonals [..., n] and b [..., n, k], got " + t.toString() + " and " +
+           b->type.toString());
+  }
+  const std::vector<int64_t> batch(t.dims.begin(), t.dims.end() - 1);
+  ir::Op* factor = c.emit(OpKind::TridiagonalFactor, {dl, d, du},
+                          {t, t, t, t, ir::Type{DType::Pred, t.dims}, ir::Type{DType::S32, batch}});
+  Values f = resultsOf(factor);
+  ir::Value* x =
+      c.emit(OpKind::TridiagonalSolve, {f[0], f[1], f[2], f[3], f[4], f[5], b}, {b->type})
+          ->result();
+  if (target.starts_with("cusparse_")) {
+    // gtsv2 reports no zero pivot; the systems gtsv finds singular give NaN, as jax's CPU
+    // lowering makes them.
+    declaredResults(c, target, x->def);
+    return {nanUnless(c, f[5], x)};
+  }
+  Values r{f[0], f[1], f[2], x, f[5]};
+  std::vector<ir::Type> types;
+  for (const ir::Value* v : r) types.push_back(v->type);
+  if (c.resultTypes() != types) {
+    c.fail("custom-call '" + target + "' of " + t.toString() + " diagonals gives (" + t.toString() +
+           " x 3, " + b->type.toString() + ", " + types.back().toString() + ")");
+  }
+  return r;
+}
+
 }  // namespace
 
 // The known targets (kKnownCustomCallTargets) that are LAPACK's, cuSOLVER's or jax's LU helper.
 bool isLinalgCustomCallTarget(std::string_view target) {
   return isKnownCustomCallTarget(target) &&
          (target.starts_with("lapack_") || target.starts_with("cusolver_") ||
-          target == "cu_lu_pivots_to_permutation");
+          target == "cusparse_gtsv2_ffi" || target == "cu_lu_pivots_to_permutation");
 }
 
 Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
@@ -327,6 +398,7 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   }
   if (target.find("syevd") != std::string::npos) return eigh(c, target, config, {c.array(0)});
   if (target.find("ormqr") != std::string::npos) return ormqr(c, target, config);
+  if (target.find("gtsv") != std::string::npos) return tridiagonalSolve(c, target);
   if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
     return svd(c, target, config);
   }

@@ -174,6 +174,10 @@ const char* opKindName(OpKind k) {
       return "ormqr";
     case OpKind::Eigh:
       return "eigh";
+    case OpKind::TridiagonalFactor:
+      return "tridiagonal-factor";
+    case OpKind::TridiagonalSolve:
+      return "tridiagonal-solve";
     case OpKind::Svd:
       return "svd";
     case OpKind::Convolution:

@@ -112,6 +112,10 @@ enum class OpKind : uint8_t {
   Ormqr,
   Eigh,
   Svd,
+  // A tridiagonal system (the leading dimensions a batch), as LAPACK's gtsv solves it: the
+  // factorization, then the substitution into the right-hand sides.
+  TridiagonalFactor,
+  TridiagonalSolve,
   Convolution,
   // A one-dimensional discrete Fourier transform along the last dimension (FftAttrs); complex
   // values are (real, imaginary) pairs of arrays, as the frontend splits every complex array.
@@ -308,6 +312,17 @@ struct CholeskyAttrs {
 // Ormqr (operands a [..., nq, n] holding k reflectors in its columns as geqrf leaves them, taus
 // [..., k], c [..., m, n']; one result, c's type): LAPACK's ormqr, Q = H(0) ... H(k-1) applied to
 // c: Q c, Q^T c (left, nq = m), c Q, c Q^T (right, nq = n').
+// TridiagonalFactor: operands (dl, d, du), each [..., n] (f32/f64): the sub-diagonal (dl[i] =
+// A[i][i-1], dl[0] unread), the diagonal and the super-diagonal (du[i] = A[i][i+1], du[n-1]
+// unread); results (dl', d', du' of their type, multipliers [..., n], swapped pred[..., n], info
+// s32[...]): LAPACK's gtsv elimination with partial pivoting, step k eliminating row k+1 with
+// multiplier multipliers[k] after swapping rows k and k+1 when swapped[k]. d' and du' are U's
+// diagonal and first super-diagonal, dl'[k+1] its second super-diagonal (the fill-in of a swap,
+// else 0, as gtsv leaves dl); info is 0, or the 1-based row of the first zero pivot, where gtsv
+// stops (the later entries keep their inputs).
+// TridiagonalSolve: operands (dl', d', du', multipliers, swapped, info) as TridiagonalFactor gives
+// them and b [..., n, k]; one result x of b's type: gtsv's solution of A x = b, each column on its
+// own. With info != 0 x is b after the eliminations gtsv made before it stopped (no back solve).
 struct OrmqrAttrs {
   bool left = true;
   bool transpose = false;

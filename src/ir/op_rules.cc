@@ -277,6 +277,9 @@ std::string checkOp(const Op& op) {
       return detail::checkCompute(op);
     case OpKind::Convolution:
       return detail::checkConvolution(op);
+    case OpKind::TridiagonalFactor:
+    case OpKind::TridiagonalSolve:
+      return detail::checkTridiagonal(op);
     case OpKind::Cholesky:
     case OpKind::TriangularSolve:
     case OpKind::Lu:

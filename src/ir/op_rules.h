@@ -22,6 +22,7 @@ std::string checkCompute(const Op& op);
 std::string checkControlFlow(const Op& op);
 std::string checkLinalg(const Op& op);
 std::string checkConvolution(const Op& op);
+std::string checkTridiagonal(const Op& op);
 // The spatial size of a convolution's output dimension (0 when the window does not fit).
 int64_t convolutionOutputSize(int64_t in, int64_t size, int64_t stride, int64_t padLow,
                               int64_t padHigh, int64_t lhsDilation, int64_t rhsDilation);

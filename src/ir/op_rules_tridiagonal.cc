@@ -1,0 +1,81 @@
+// Rules for tridiagonal-factor and tridiagonal-solve: the shapes of LAPACK's gtsv (jax's
+// lax.linalg.tridiagonal_solve), split into the elimination on the diagonals and the substitution
+// into the right-hand sides (ir.h).
+#include <algorithm>
+
+#include "ir/op_rules.h"
+
+namespace lf::ir::detail {
+namespace {
+
+// "" when the first `count` operands are f32/f64 diagonals [..., n] of one type.
+std::string diagonals(const Op& op, size_t count) {
+  const std::string name = opKindName(op.kind);
+  const Type& d = op.operands[0]->type;
+  if (d.dtype != DType::F32 && d.dtype != DType::F64) {
+    return name + " of " + d.toString() + ": only f32 and f64 diagonals";
+  }
+  if (d.rank() < 1) return name + " needs diagonals [..., n], got " + d.toString();
+  for (size_t i = 1; i < count; ++i) {
+    if (op.operands[i]->type != d) {
+      return "type mismatch: " + name + " diagonals " + d.toString() + " and " +
+             op.operands[i]->type.toString();
+    }
+  }
+  return "";
+}
+
+// The factor's extra results: multipliers of d's type, swapped pred and info s32 over the batch.
+Type swappedType(const Type& d) { return Type{DType::Pred, d.dims}; }
+Type infoType(const Type& d) {
+  return Type{DType::S32, std::vector<int64_t>(d.dims.begin(), d.dims.end() - 1)};
+}
+
+std::string checkFactor(const Op& op) {
+  if (op.operands.size() != 3 || op.results.size() != 6) {
+    return "tridiagonal-factor takes (dl, d, du) and gives (dl, d, du, multipliers, swapped, info)";
+  }
+  if (auto e = diagonals(op, 3); !e.empty()) return e;
+  const Type& d = op.operands[0]->type;
+  const std::vector<Type> want{d, d, d, d, swappedType(d), infoType(d)};
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (op.result(static_cast<int>(i))->type != want[i]) {
+      return "type mismatch: tridiagonal-factor of " + d.toString() + " gives result " +
+             std::to_string(i) + " " + want[i].toString() + ", not " +
+             op.result(static_cast<int>(i))->type.toString();
+    }
+  }
+  return "";
+}
+
+std::string checkSolve(const Op& op) {
+  if (op.operands.size() != 7 || op.results.size() != 1) {
+    return "tridiagonal-solve takes (dl, d, du, multipliers, swapped, info, b) and gives x";
+  }
+  if (auto e = diagonals(op, 4); !e.empty()) return e;
+  const Type& d = op.operands[0]->type;
+  if (op.operands[4]->type != swappedType(d) || op.operands[5]->type != infoType(d)) {
+    return "type mismatch: tridiagonal-solve of " + d.toString() + " needs swapped " +
+           swappedType(d).toString() + " and info " + infoType(d).toString();
+  }
+  const Type& b = op.operands[6]->type;
+  const bool fits = b.dtype == d.dtype && b.rank() == d.rank() + 1 &&
+                    std::equal(d.dims.begin(), d.dims.end(), b.dims.begin());
+  if (!fits) {
+    return "shape mismatch: tridiagonal-solve of diagonals " + d.toString() +
+           " needs b [..., n, k] with their dimensions first and their dtype, got " + b.toString();
+  }
+  if (op.result()->type != b) {
+    return "type mismatch: tridiagonal-solve gives " + b.toString() + ", not " +
+           op.result()->type.toString();
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string checkTridiagonal(const Op& op) {
+  return op.kind == OpKind::TridiagonalFactor ? checkFactor(op) : checkSolve(op);
+}
+
+}  // namespace lf::ir::detail
