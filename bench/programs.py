@@ -178,6 +178,20 @@ def _spectral_flow(steps: int, batch: int, n: int) -> Benchmark:
     )
 
 
+def _allen_cahn(steps: int, batch: int, n: int) -> Benchmark:
+    return Benchmark(
+        name=f"allen_cahn/crank_nicolson/n{steps}/b{batch}/{n}",
+        group="allen_cahn",
+        build=lambda: workloads.allen_cahn_case(steps, batch, n),
+        iterations=steps,
+        batch=batch,
+        params={"method": "Crank-Nicolson, tridiagonal_solve per step", "grid": n, "dtype": "f32"},
+        # gtsv's steps are loopfuse's too (the same bits); the cubic reaction term may round
+        # differently where XLA fuses its multiplies otherwise.
+        tolerance=(1e-4, 1e-4),
+    )
+
+
 def _curve_fit(steps: int, batch: int, points: int) -> Benchmark:
     return Benchmark(
         name=f"curve_fit/gauss_newton/n{steps}/b{batch}/{points}x3",
@@ -259,6 +273,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _spectral_flow(steps=5, batch=2, n=4),
             _kuramoto_sivashinsky(steps=5, batch=2, n=16),
             _curve_fit(steps=3, batch=2, points=8),
+            _allen_cahn(steps=5, batch=2, n=8),
         ]
     else:
         scan_shape = (8, 128, 128) if platform == "cpu" else (512, 1024, 1024)
@@ -272,6 +287,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _spectral_flow(steps=50, batch=4, n=48),  # eigh by divide and conquer (> 25 rows)
             _kuramoto_sivashinsky(steps=50, batch=16, n=128),
             _curve_fit(steps=20, batch=64, points=40),
+            _allen_cahn(steps=2000, batch=16, n=256),
         ]
     scans = [_scan_matmul(scan_shape, v) for v in ("scan", "unrolled", "unroll4")]
     headline, other_seeds = seed_suite(quick)

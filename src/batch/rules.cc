@@ -109,25 +109,26 @@ OpRule dotRule(const Op& op, const std::vector<int>& in) {
   return r;
 }
 
-// Operands (dl, d, du, multipliers, swapped [..., n], info [...], b [..., n, k]). A batch among the
-// leading dimensions maps, every operand sliced there; so does one among b's columns (the last
-// dimension) when the factorization is shared: each column is substituted on its own, as jax's
-// vmap of a solve with shared diagonals makes it.
+// Operands (dl, d, du, multipliers, steps [..., n], info [...], b [..., n, k]; the floats two
+// parts each when complex). A batch among the leading dimensions maps, every operand sliced
+// there; so does one among b's columns (the last dimension) when the factorization is shared:
+// each column is substituted on its own, as jax's vmap of a solve with shared diagonals makes it.
 OpRule tridiagonalSolveRule(const Op& op, const std::vector<int>& in) {
   const int rank = op.operands[0]->type.rank();  // of the diagonals; b has one more
+  const size_t firstB = in.size() - op.results.size();
   int d = -1;
   bool factorBatched = false;
   for (size_t i = 0; i < in.size(); ++i) {
     if (in[i] < 0) continue;
     if (d >= 0 && in[i] != d) return fail("reads operands batched at different dimensions");
     d = in[i];
-    factorBatched = factorBatched || i < 6;
+    factorBatched = factorBatched || i < firstB;
   }
   OpRule r;
   r.operands.assign(in.size(), -1);
   if (d < 0) return r;
   if (d == rank && !factorBatched) {
-    r.operands[6] = d;
+    for (size_t i = firstB; i < in.size(); ++i) r.operands[i] = d;
     r.result = d;
     return r;
   }

@@ -232,9 +232,14 @@ class Emitter {
   void declareEighWork(const ir::Op& op, const std::string& T, const std::string& macro);
   void emitComplexQr(const ir::Op& op);  // emit_linalg_qr_eigh.cc
   void emitComplexHouseholderProduct(const ir::Op& op);
-  void emitSvd(const ir::Op& op);                  // emit_linalg_svd.cc
-  void emitComplexSvdValues(const ir::Op& op);     // emit_linalg_svd.cc
-  void emitTridiagonalFactor(const ir::Op& op);    // emit_tridiagonal.cc
+  void emitSvd(const ir::Op& op);                // emit_linalg_svd.cc
+  void emitComplexSvdValues(const ir::Op& op);   // emit_linalg_svd.cc
+  void emitTridiagonalFactor(const ir::Op& op);  // emit_tridiagonal.cc
+  // An element of one real array or of a complex one's (real, imaginary) parts, as an expression
+  // (lf_cx for complex), and its store (emit_tridiagonal.cc).
+  std::string fieldAt(const std::vector<const ir::Value*>& parts, const std::string& index);
+  void storeField(const std::vector<const ir::Value*>& parts, const std::string& index,
+                  const std::string& value);
   void emitTridiagonalSolve(const ir::Op& op);     // emit_tridiagonal.cc
   void emitFft(const ir::Op& op);                  // emit_fft.cc
   void emitFftTables();                            // emit_fft.cc: the twiddles, once per length

@@ -24,7 +24,7 @@ const char* const kKnownCustomCallTargets[] = {
     "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi", "lapack_ztrsm_ffi",
     "lapack_cgetrf_ffi", "lapack_zgetrf_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi",
     "lapack_cgeqrf_ffi", "lapack_zgeqrf_ffi", "lapack_cungqr_ffi", "lapack_zungqr_ffi",
-    "lapack_cgesdd_ffi", "lapack_zgesdd_ffi"};
+    "lapack_cgesdd_ffi", "lapack_zgesdd_ffi", "lapack_cgtsv_ffi", "lapack_zgtsv_ffi"};
 const size_t kNumKnownCustomCallTargets = std::size(kKnownCustomCallTargets);
 
 bool isKnownCustomCallTarget(std::string_view target) {

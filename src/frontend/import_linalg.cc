@@ -346,37 +346,50 @@ ir::Value* nanUnless(InstrContext& c, ir::Value* info, ir::Value* x) {
 // gtsv(dl, d, du, b) -> (dl, d, du, x, info) on the CPU; cuSPARSE's gtsv2(dl, d, du, b) -> x on
 // CUDA (jax's tridiagonal_solve for more than 2 rows; loopfuse solves it with LAPACK's gtsv as
 // well, whose pivoting cuSPARSE's gtsv2 shares). The diagonals are [..., n], b [..., n, k]:
-// a factorization of the diagonals (tridiagonal-factor), and the solve of b with it.
-Values tridiagonalSolve(InstrContext& c, const std::string& target) {
-  c.expectOperands(4);
-  ir::Value* dl = c.array(0);
-  ir::Value* d = c.array(1);
-  ir::Value* du = c.array(2);
-  ir::Value* b = c.array(3);
-  const ir::Type& t = d->type;
-  if (t.rank() < 1 || b->type.rank() != t.rank() + 1) {
+// a factorization of the diagonals (tridiagonal-factor), and the solve of b with it. `operands`
+// are (dl, d, du, b), each one real array or a complex one's (real, imaginary) parts.
+Values tridiagonalSolve(InstrContext& c, const std::string& target,
+                        const std::vector<Values>& operands) {
+  const size_t parts = operands[0].size();
+  const ir::Type& t = operands[1][0]->type;
+  const ir::Type& b = operands[3][0]->type;
+  if (t.rank() < 1 || b.rank() != t.rank() + 1) {
     c.fail(target + " needs diagonals [..., n] and b [..., n, k], got " + t.toString() + " and " +
-           b->type.toString());
+           b.toString());
   }
   const std::vector<int64_t> batch(t.dims.begin(), t.dims.end() - 1);
-  ir::Op* factor = c.emit(OpKind::TridiagonalFactor, {dl, d, du},
-                          {t, t, t, t, ir::Type{DType::Pred, t.dims}, ir::Type{DType::S32, batch}});
-  Values f = resultsOf(factor);
-  ir::Value* x =
-      c.emit(OpKind::TridiagonalSolve, {f[0], f[1], f[2], f[3], f[4], f[5], b}, {b->type})
-          ->result();
+  Values diagonals;
+  for (int i = 0; i < 3; ++i) {
+    diagonals.insert(diagonals.end(), operands[i].begin(), operands[i].end());
+  }
+  std::vector<ir::Type> types(4 * parts, t);
+  types.push_back(ir::Type{DType::U8, t.dims});
+  types.push_back(ir::Type{DType::S32, batch});
+  Values f = resultsOf(c.emit(OpKind::TridiagonalFactor, diagonals, types));
+  Values solveOperands = f;
+  solveOperands.insert(solveOperands.end(), operands[3].begin(), operands[3].end());
+  Values x =
+      resultsOf(c.emit(OpKind::TridiagonalSolve, solveOperands, std::vector<ir::Type>(parts, b)));
+  ir::Value* info = f.back();
   if (target.starts_with("cusparse_")) {
     // gtsv2 reports no zero pivot; the systems gtsv finds singular give NaN, as jax's CPU
     // lowering makes them.
-    declaredResults(c, target, x->def);
-    return {nanUnless(c, f[5], x)};
+    if (c.resultTypes() != std::vector<ir::Type>(parts, b)) {
+      c.fail("custom-call '" + target + "' of " + b.toString() + " gives " + b.toString());
+    }
+    for (ir::Value*& v : x) v = nanUnless(c, info, v);
+    return x;
   }
-  Values r{f[0], f[1], f[2], x, f[5]};
-  std::vector<ir::Type> types;
-  for (const ir::Value* v : r) types.push_back(v->type);
-  if (c.resultTypes() != types) {
+  // (dl, d, du, x, info), the complex ones as their parts.
+  Values r(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(3 * parts));
+  r.insert(r.end(), x.begin(), x.end());
+  r.push_back(info);
+  std::vector<ir::Type> declared;
+  for (const ir::Value* v : r) declared.push_back(v->type);
+  if (c.resultTypes() != declared) {
     c.fail("custom-call '" + target + "' of " + t.toString() + " diagonals gives (" + t.toString() +
-           " x 3, " + b->type.toString() + ", " + types.back().toString() + ")");
+           " x 3, " + b.toString() + ", " + info->type.toString() + ")" +
+           (parts == 2 ? " as complex parts" : ""));
   }
   return r;
 }
@@ -398,7 +411,10 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   }
   if (target.find("syevd") != std::string::npos) return eigh(c, target, config, {c.array(0)});
   if (target.find("ormqr") != std::string::npos) return ormqr(c, target, config);
-  if (target.find("gtsv") != std::string::npos) return tridiagonalSolve(c, target);
+  if (target.find("gtsv") != std::string::npos) {
+    c.expectOperands(4);
+    return tridiagonalSolve(c, target, {{c.array(0)}, {c.array(1)}, {c.array(2)}, {c.array(3)}});
+  }
   if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
     return svd(c, target, config);
   }
@@ -426,7 +442,7 @@ bool takesComplexCustomCall(std::string_view target) {
         "lapack_ztrsm_ffi",   "cusolver_syevd_ffi", "lapack_cheevd_ffi",   "lapack_zheevd_ffi",
         "cusolver_geqrf_ffi", "cusolver_orgqr_ffi", "lapack_cgeqrf_ffi",   "lapack_zgeqrf_ffi",
         "lapack_cungqr_ffi",  "lapack_zungqr_ffi",  "cusolver_gesvdj_ffi", "lapack_cgesdd_ffi",
-        "lapack_zgesdd_ffi"}) {
+        "lapack_zgesdd_ffi",  "lapack_cgtsv_ffi",   "lapack_zgtsv_ffi",    "cusparse_gtsv2_ffi"}) {
     if (target == t) return true;
   }
   return false;
@@ -461,6 +477,16 @@ Values importComplexCustomCall(InstrContext& c) {
     return eigh(c, target, config, {aRe, aIm});
   }
   if (target.find("geqrf") != std::string::npos) return qr(c, target, {aRe, aIm});
+  if (target.find("gtsv") != std::string::npos) {
+    c.expectOperands(4);
+    std::vector<Values> operands{{aRe, aIm}};
+    for (size_t i = 1; i < 4; ++i) {
+      auto [re, im] = parts(c, i);
+      if (im == nullptr) c.fail("custom-call '" + target + "' of real and complex arrays");
+      operands.push_back({re, im});
+    }
+    return tridiagonalSolve(c, target, operands);
+  }
   if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
     return complexSvdValues(c, target, config, aRe, aIm);
   }

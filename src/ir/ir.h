@@ -314,15 +314,21 @@ struct CholeskyAttrs {
 // c: Q c, Q^T c (left, nq = m), c Q, c Q^T (right, nq = n').
 // TridiagonalFactor: operands (dl, d, du), each [..., n] (f32/f64): the sub-diagonal (dl[i] =
 // A[i][i-1], dl[0] unread), the diagonal and the super-diagonal (du[i] = A[i][i+1], du[n-1]
-// unread); results (dl', d', du' of their type, multipliers [..., n], swapped pred[..., n], info
-// s32[...]): LAPACK's gtsv elimination with partial pivoting, step k eliminating row k+1 with
-// multiplier multipliers[k] after swapping rows k and k+1 when swapped[k]. d' and du' are U's
+// unread); results (dl', d', du', multipliers of their type, steps u8[..., n], info s32[...]):
+// LAPACK's gtsv elimination with partial pivoting, step k eliminating row k+1 with multiplier
+// multipliers[k]: steps[k] is kTridiagonalEliminate, kTridiagonalSwap (rows k and k+1 swapped
+// first) or kTridiagonalSkip (cgtsv/zgtsv: dl[k+1] = 0, nothing to eliminate). d' and du' are U's
 // diagonal and first super-diagonal, dl'[k+1] its second super-diagonal (the fill-in of a swap,
 // else 0, as gtsv leaves dl); info is 0, or the 1-based row of the first zero pivot, where gtsv
-// stops (the later entries keep their inputs).
-// TridiagonalSolve: operands (dl', d', du', multipliers, swapped, info) as TridiagonalFactor gives
-// them and b [..., n, k]; one result x of b's type: gtsv's solution of A x = b, each column on its
-// own. With info != 0 x is b after the eliminations gtsv made before it stopped (no back solve).
+// stops (the later entries keep their inputs). Complex diagonals (cgtsv, zgtsv): each of dl, d,
+// du, dl', d', du' and multipliers is two values, its real and imaginary parts.
+// TridiagonalSolve: operands (dl', d', du', multipliers, steps, info) as TridiagonalFactor gives
+// them and b [..., n, k] (two parts when complex); result x of b's type (two parts): gtsv's
+// solution of A x = b, each column on its own. With info != 0 x is b after the eliminations gtsv
+// made before it stopped (no back solve).
+inline constexpr uint8_t kTridiagonalEliminate = 0;
+inline constexpr uint8_t kTridiagonalSwap = 1;
+inline constexpr uint8_t kTridiagonalSkip = 2;
 struct OrmqrAttrs {
   bool left = true;
   bool transpose = false;

@@ -1,6 +1,7 @@
 // Rules for tridiagonal-factor and tridiagonal-solve: the shapes of LAPACK's gtsv (jax's
 // lax.linalg.tridiagonal_solve), split into the elimination on the diagonals and the substitution
-// into the right-hand sides (ir.h).
+// into the right-hand sides (ir.h). A complex array is two operands (or results), its real and
+// imaginary parts, in place of one.
 #include <algorithm>
 
 #include "ir/op_rules.h"
@@ -25,19 +26,24 @@ std::string diagonals(const Op& op, size_t count) {
   return "";
 }
 
-// The factor's extra results: multipliers of d's type, swapped pred and info s32 over the batch.
-Type swappedType(const Type& d) { return Type{DType::Pred, d.dims}; }
+// The factor's step codes (u8, one per row) and info (s32 over the batch).
+Type stepsType(const Type& d) { return Type{DType::U8, d.dims}; }
 Type infoType(const Type& d) {
   return Type{DType::S32, std::vector<int64_t>(d.dims.begin(), d.dims.end() - 1)};
 }
 
 std::string checkFactor(const Op& op) {
-  if (op.operands.size() != 3 || op.results.size() != 6) {
-    return "tridiagonal-factor takes (dl, d, du) and gives (dl, d, du, multipliers, swapped, info)";
+  const size_t parts = op.operands.size() / 3;
+  if ((parts != 1 && parts != 2) || op.operands.size() != 3 * parts ||
+      op.results.size() != 4 * parts + 2) {
+    return "tridiagonal-factor takes (dl, d, du) (each its real and imaginary parts when complex) "
+           "and gives (dl, d, du, multipliers, steps, info)";
   }
-  if (auto e = diagonals(op, 3); !e.empty()) return e;
+  if (auto e = diagonals(op, 3 * parts); !e.empty()) return e;
   const Type& d = op.operands[0]->type;
-  const std::vector<Type> want{d, d, d, d, swappedType(d), infoType(d)};
+  std::vector<Type> want(4 * parts, d);
+  want.push_back(stepsType(d));
+  want.push_back(infoType(d));
   for (size_t i = 0; i < want.size(); ++i) {
     if (op.result(static_cast<int>(i))->type != want[i]) {
       return "type mismatch: tridiagonal-factor of " + d.toString() + " gives result " +
@@ -49,25 +55,30 @@ std::string checkFactor(const Op& op) {
 }
 
 std::string checkSolve(const Op& op) {
-  if (op.operands.size() != 7 || op.results.size() != 1) {
-    return "tridiagonal-solve takes (dl, d, du, multipliers, swapped, info, b) and gives x";
+  const size_t parts = op.results.size();
+  if ((parts != 1 && parts != 2) || op.operands.size() != 5 * parts + 2) {
+    return "tridiagonal-solve takes (dl, d, du, multipliers, steps, info, b) (the floats their "
+           "real and imaginary parts when complex) and gives x";
   }
-  if (auto e = diagonals(op, 4); !e.empty()) return e;
+  if (auto e = diagonals(op, 4 * parts); !e.empty()) return e;
   const Type& d = op.operands[0]->type;
-  if (op.operands[4]->type != swappedType(d) || op.operands[5]->type != infoType(d)) {
-    return "type mismatch: tridiagonal-solve of " + d.toString() + " needs swapped " +
-           swappedType(d).toString() + " and info " + infoType(d).toString();
+  if (op.operands[4 * parts]->type != stepsType(d) ||
+      op.operands[4 * parts + 1]->type != infoType(d)) {
+    return "type mismatch: tridiagonal-solve of " + d.toString() + " needs steps " +
+           stepsType(d).toString() + " and info " + infoType(d).toString();
   }
-  const Type& b = op.operands[6]->type;
+  const Type& b = op.operands[4 * parts + 2]->type;
   const bool fits = b.dtype == d.dtype && b.rank() == d.rank() + 1 &&
                     std::equal(d.dims.begin(), d.dims.end(), b.dims.begin());
-  if (!fits) {
+  if (!fits || (parts == 2 && op.operands.back()->type != b)) {
     return "shape mismatch: tridiagonal-solve of diagonals " + d.toString() +
            " needs b [..., n, k] with their dimensions first and their dtype, got " + b.toString();
   }
-  if (op.result()->type != b) {
-    return "type mismatch: tridiagonal-solve gives " + b.toString() + ", not " +
-           op.result()->type.toString();
+  for (size_t i = 0; i < parts; ++i) {
+    if (op.result(static_cast<int>(i))->type != b) {
+      return "type mismatch: tridiagonal-solve gives " + b.toString() + ", not " +
+             op.result(static_cast<int>(i))->type.toString();
+    }
   }
   return "";
 }

@@ -1,7 +1,7 @@
 // The tridiagonal solve's custom calls (LAPACK's gtsv on the CPU, cuSPARSE's gtsv2 on CUDA)
 // import to tridiagonal-factor and tridiagonal-solve; malformed calls are errors at the HLO
-// instruction that name the call, and what loopfuse does not run (complex systems, jax's
-// perturb_singular kernel) is reported as unsupported.
+// instruction that name the call, and what loopfuse does not run (jax's perturb_singular kernel)
+// is reported as unsupported.
 #include <gtest/gtest.h>
 
 #include "frontend/test_util.h"
@@ -23,11 +23,31 @@ ENTRY main {
   ROOT out = (f64[2,8,3], s32[2], f64[2,8,3]) tuple(x, info, y)
 })");
   for (const char* expected :
-       {"tridiagonal-factor(%0, %1, %2) : f64[2,8], f64[2,8], f64[2,8], f64[2,8], pred[2,8], "
+       {"tridiagonal-factor(%0, %1, %2) : f64[2,8], f64[2,8], f64[2,8], f64[2,8], u8[2,8], "
         "s32[2]",
         "tridiagonal-solve(%4, %5, %6, %7, %8, %9, %3) : f64[2,8,3]",
         // gtsv2 reports no zero pivot: the systems gtsv finds singular give NaN, as on the CPU.
         "select(%21, %17, %23) : f64[2,8,3]"}) {
+    EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+  }
+}
+
+// cgtsv / zgtsv: every complex array is its real and imaginary parts.
+TEST(TridiagonalImport, ComplexSystems) {
+  std::string ir = importText(R"(HloModule m
+ENTRY main {
+  dl = c128[5] parameter(0)
+  d = c128[5] parameter(1)
+  du = c128[5] parameter(2)
+  b = c128[5,2] parameter(3)
+  g = (c128[5], c128[5], c128[5], c128[5,2], s32[]) custom-call(dl, d, du, b), custom_call_target="lapack_zgtsv_ffi", api_version=API_VERSION_TYPED_FFI
+  ROOT x = c128[5,2] get-tuple-element(g), index=3
+})");
+  for (const char* expected :
+       {"tridiagonal-factor(%5, %7, %9, %11, %13, %15) : f64[5], f64[5], f64[5], f64[5], f64[5], "
+        "f64[5], f64[5], f64[5], u8[5], s32[]",
+        "tridiagonal-solve(%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %17, %19) : f64[5,2], "
+        "f64[5,2]"}) {
     EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
   }
 }
@@ -58,10 +78,10 @@ TEST(TridiagonalImport, ErrorsNameTheCall) {
            {"d = f32[8] parameter(0)\n  b = f32[8,2] parameter(1)\n  ROOT x = f32[8,2] "
             "custom-call(d, d, d, b), custom_call_target=\"tridiagonal_solve_perturbed_ffi\"",
             "unsupported custom-call target 'tridiagonal_solve_perturbed_ffi'"},
-           {"d = c64[8] parameter(0)\n  b = c64[8,2] parameter(1)\n  ROOT g = (c64[8], c64[8], "
-            "c64[8], c64[8,2], s32[]) custom-call(d, d, d, b), "
+           {"d = c64[8] parameter(0)\n  b = f32[8,2] parameter(1)\n  ROOT g = (c64[8], c64[8], "
+            "c64[8], f32[8,2], s32[]) custom-call(d, d, d, b), "
             "custom_call_target=\"lapack_cgtsv_ffi\"",
-            "unsupported custom-call target 'lapack_cgtsv_ffi'"}}) {
+            "custom-call 'lapack_cgtsv_ffi' of real and complex arrays"}}) {
     std::string err = importError(head + hlo + "\n}\n");
     EXPECT_NE(err.find(message), std::string::npos) << message << "\n" << err;
     EXPECT_NE(err.find("test.hlo:"), std::string::npos) << "no file:line:col in\n" << err;

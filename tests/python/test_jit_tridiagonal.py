@@ -1,8 +1,8 @@
 """jax.lax.linalg.tridiagonal_solve through lf.jit, against jax.jit on the CPU.
 
 JAX lowers it to LAPACK's ?gtsv (Gaussian elimination with partial pivoting between neighbouring
-rows, then back substitution). loopfuse runs gtsv's own operations in its order, so the solutions
-are jax's to the bit (checked with array_equal here), singular systems included (NaN, as jax
+rows, then back substitution; cgtsv/zgtsv pivot by |re| + |im| and skip a zero sub-diagonal).
+loopfuse runs gtsv's own operations in its order, so the solutions are jax's to the bit (checked with array_equal here), singular systems included (NaN, as jax
 makes them). Inside loops, differentiated (jax's rules solve the transposed system) and vmapped
 (over the right-hand sides: columns of one system; over the diagonals: a batch of systems).
 """
@@ -21,19 +21,26 @@ from conftest import assert_close, requires_core
 
 pytestmark = requires_core
 
-DTYPES = [np.float32, np.float64]
+DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
 solve = jax.lax.linalg.tridiagonal_solve
 
 
+def random(rng: np.random.Generator, shape: tuple[int, ...], dtype) -> np.ndarray:
+    x = rng.standard_normal(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
 def diagonals(rng: np.random.Generator, shape: tuple[int, ...], dtype) -> tuple[np.ndarray, ...]:
-    dl, d, du = (rng.standard_normal(shape).astype(dtype) for _ in range(3))
+    dl, d, du = (random(rng, shape, dtype) for _ in range(3))
     dl[..., 0] = 0
     du[..., -1] = 0
     return dl, d, du
 
 
 def same_bits(f, *args) -> None:
-    with jax.enable_x64(any(np.asarray(a).dtype == np.float64 for a in args)):
+    with jax.enable_x64(any(np.asarray(a).dtype in (np.float64, np.complex128) for a in args)):
         expected = np.asarray(jax.jit(f)(*args))
         actual = np.asarray(lf.jit(f, fallback="error")(*args))
     assert actual.dtype == expected.dtype and actual.shape == expected.shape
@@ -45,7 +52,7 @@ def same_bits(f, *args) -> None:
 def test_solutions_are_gtsvs_bits(dtype, n: int, k: int, batch: tuple[int, ...]) -> None:
     rng = np.random.default_rng(n + 10 * k + len(batch))
     dl, d, du = diagonals(rng, (*batch, n), dtype)
-    b = rng.standard_normal((*batch, n, k)).astype(dtype)
+    b = random(rng, (*batch, n, k), dtype)
     same_bits(solve, dl, d, du, b)
 
 
@@ -53,8 +60,8 @@ def test_solutions_are_gtsvs_bits(dtype, n: int, k: int, batch: tuple[int, ...])
 def test_pivoting_and_singular_systems(dtype) -> None:
     n = 7
     rng = np.random.default_rng(5)
-    b = rng.standard_normal((6, n, 2)).astype(dtype)
-    dl, d, du = diagonals(rng, (6, n), dtype)
+    b = random(rng, (7, n, 2), dtype)
+    dl, d, du = diagonals(rng, (7, n), dtype)
     dl[0] = 10.0  # every step swaps rows (|dl| > |d|)
     dl[0, 0] = 0
     d[1, 0] = dl[1, 1] = 0  # the first pivot is zero: gtsv's info 1
@@ -64,9 +71,38 @@ def test_pivoting_and_singular_systems(dtype) -> None:
     d[4, 2] = np.nan  # NaN takes gtsv's swap branch (the comparison is false)
     dl[5] = 1e30  # huge multipliers: inf and NaN on the way, as in gtsv
     dl[5, 0] = 0
-    with jax.enable_x64(dtype == np.float64):
+    dl[6, 2:5] = 0  # nothing to eliminate: cgtsv skips the step, gtsv eliminates with 0
+    with jax.enable_x64(dtype in (np.float64, np.complex128)):
         assert np.isnan(np.asarray(jax.jit(solve)(dl, d, du, b))[1:3]).all()  # the oracle's NaNs
     same_bits(solve, dl, d, du, b)
+
+
+def test_complex_crank_nicolson_schrodinger_vmapped() -> None:
+    # i psi_t = -psi_xx / 2: (1 + i dt/2 H) psi' = (1 - i dt/2 H) psi, complex128, three packets.
+    n, dt = 48, 0.01
+    x = np.linspace(-6.0, 6.0, n)
+    h = x[1] - x[0]
+
+    def evolve(k0):
+        a = 0.5j * dt
+        off = jnp.full(n, -0.5 / h**2, jnp.complex128)
+        diag = jnp.full(n, 1.0 / h**2, jnp.complex128)
+        psi0 = jnp.exp(-((x + 2.0) ** 2) + 1j * k0 * x)
+
+        def step(_, psi):
+            h_psi = diag * psi + off * (jnp.roll(psi, 1) + jnp.roll(psi, -1))
+            rhs = (psi - a * h_psi)[:, None]
+            return solve((a * off).at[0].set(0), 1 + a * diag, (a * off).at[-1].set(0), rhs)[:, 0]
+
+        return jax.lax.fori_loop(0, 30, step, psi0)
+
+    with jax.enable_x64(True):
+        k0 = np.array([1.0, -2.0, 3.0])
+        expected = jax.jit(jax.vmap(evolve))(k0)
+        actual = lf.jit(jax.vmap(evolve), fallback="error")(k0)
+        explain = lf.jit(jax.vmap(evolve)).lower(k0).explain()
+    assert_close(actual, expected, what="schrodinger")
+    assert "batch mapping: 3 independent chains" in explain, explain.splitlines()[-1]
 
 
 def implicit_heat(u0, kappa, steps: int = 40):
