@@ -467,6 +467,21 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
     }
     case OpKind::TridiagonalSolve:
       return tridiagonalSolveRule(op, in);
+    case OpKind::TridiagonalSolvePerturbed: {
+      // Each system on its own (a row's perturbation reads all of its columns): leading
+      // dimensions only, every operand sliced there.
+      int d = -1;
+      for (int x : in) {
+        if (x < 0) continue;
+        if (d >= 0 && x != d) return fail("reads operands batched at different dimensions");
+        d = x;
+      }
+      OpRule r;
+      r.operands.assign(in.size(), d);
+      if (d >= t0.rank() - 1) return fail("solves along the batch dimension");
+      r.result = d;
+      return r;
+    }
     case OpKind::Fft: {
       // Each line (the last dimension) is transformed on its own.
       OpRule r = aligned(op, in, in.size());

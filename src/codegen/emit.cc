@@ -492,6 +492,9 @@ void Emitter::emitOp(const ir::Op& op) {
     case K::TridiagonalSolve:
       emitTridiagonalSolve(op);
       break;
+    case K::TridiagonalSolvePerturbed:
+      emitTridiagonalSolvePerturbed(op);
+      break;
     case K::Fft:
       emitFft(op);
       break;

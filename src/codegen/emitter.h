@@ -240,8 +240,9 @@ class Emitter {
   std::string fieldAt(const std::vector<const ir::Value*>& parts, const std::string& index);
   void storeField(const std::vector<const ir::Value*>& parts, const std::string& index,
                   const std::string& value);
-  void emitTridiagonalSolve(const ir::Op& op);     // emit_tridiagonal.cc
-  void emitFft(const ir::Op& op);                  // emit_fft.cc
+  void emitTridiagonalSolve(const ir::Op& op);           // emit_tridiagonal.cc
+  void emitTridiagonalSolvePerturbed(const ir::Op& op);  // emit_tridiagonal_perturbed.cc
+  void emitFft(const ir::Op& op);                        // emit_fft.cc
   void emitFftTables();                            // emit_fft.cc: the twiddles, once per length
   void emitPivotsToPermutation(const ir::Op& op);  // emit_linalg.cc
   void emitReshape(const ir::Op& op);

@@ -19,7 +19,8 @@ const char* const kKnownCustomCallTargets[] = {
     "lapack_sorgqr_ffi", "lapack_dorgqr_ffi", "cusolver_orgqr_ffi", "lapack_ssyevd_ffi",
     "lapack_dsyevd_ffi", "cusolver_syevd_ffi", "lapack_sgesdd_ffi", "lapack_dgesdd_ffi",
     "cusolver_gesvdj_ffi", "lapack_sormqr_ffi", "lapack_dormqr_ffi", "cusolver_ormqr_ffi",
-    "lapack_sgtsv_ffi", "lapack_dgtsv_ffi", "cusparse_gtsv2_ffi",
+    "lapack_sgtsv_ffi", "lapack_dgtsv_ffi", "cusparse_gtsv2_ffi", "tridiagonal_solve_perturbed_ffi",
+    "cu_tridiagonal_solve_perturbed",
     // Complex linear algebra (import_linalg.cc; cuSOLVER's targets above take complex too).
     "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi", "lapack_ztrsm_ffi",
     "lapack_cgetrf_ffi", "lapack_zgetrf_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi",

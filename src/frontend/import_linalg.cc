@@ -394,13 +394,34 @@ Values tridiagonalSolve(InstrContext& c, const std::string& target,
   return r;
 }
 
+// jax's tridiagonal_solve(..., perturb_singular=True): its own kernel, (dl, d, du, b) -> x, on the
+// CPU and on CUDA alike. One thread solves each system with U's three diagonals and a row of the
+// right-hand sides in its own arrays: 3 n + k elements at most kTridiagonalPerturbedMaxElements.
+Values tridiagonalSolvePerturbed(InstrContext& c, const std::string& target) {
+  c.expectOperands(4);
+  ir::Value* d = c.array(1);
+  ir::Value* b = c.array(3);
+  if (d->type.rank() < 1 || b->type.rank() != d->type.rank() + 1) {
+    c.fail(target + " needs diagonals [..., n] and b [..., n, k], got " + d->type.toString() +
+           " and " + b->type.toString());
+  }
+  const int64_t work = 3 * d->type.dims.back() + b->type.dims.back();
+  if (work > ir::kTridiagonalPerturbedMaxElements) {
+    c.fail("unsupported " + target + " of " + b->type.toString() +
+           ": loopfuse's perturbed tridiagonal solve keeps 3 n + k <= " +
+           std::to_string(ir::kTridiagonalPerturbedMaxElements) + " elements per thread");
+  }
+  return {c.emit1(OpKind::TridiagonalSolvePerturbed, {c.array(0), d, c.array(2), b})};
+}
+
 }  // namespace
 
 // The known targets (kKnownCustomCallTargets) that are LAPACK's, cuSOLVER's or jax's LU helper.
 bool isLinalgCustomCallTarget(std::string_view target) {
   return isKnownCustomCallTarget(target) &&
          (target.starts_with("lapack_") || target.starts_with("cusolver_") ||
-          target == "cusparse_gtsv2_ffi" || target == "cu_lu_pivots_to_permutation");
+          target == "cusparse_gtsv2_ffi" || target == "cu_lu_pivots_to_permutation" ||
+          target.find("tridiagonal_solve_perturbed") != std::string::npos);
 }
 
 Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
@@ -414,6 +435,9 @@ Values importLinalgCustomCall(InstrContext& c, const std::string& target) {
   if (target.find("gtsv") != std::string::npos) {
     c.expectOperands(4);
     return tridiagonalSolve(c, target, {{c.array(0)}, {c.array(1)}, {c.array(2)}, {c.array(3)}});
+  }
+  if (target.find("tridiagonal_solve_perturbed") != std::string::npos) {
+    return tridiagonalSolvePerturbed(c, target);
   }
   if (target.find("gesdd") != std::string::npos || target == "cusolver_gesvdj_ffi") {
     return svd(c, target, config);

@@ -178,6 +178,8 @@ const char* opKindName(OpKind k) {
       return "tridiagonal-factor";
     case OpKind::TridiagonalSolve:
       return "tridiagonal-solve";
+    case OpKind::TridiagonalSolvePerturbed:
+      return "tridiagonal-solve-perturbed";
     case OpKind::Svd:
       return "svd";
     case OpKind::Convolution:

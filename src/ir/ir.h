@@ -116,6 +116,7 @@ enum class OpKind : uint8_t {
   // factorization, then the substitution into the right-hand sides.
   TridiagonalFactor,
   TridiagonalSolve,
+  TridiagonalSolvePerturbed,
   Convolution,
   // A one-dimensional discrete Fourier transform along the last dimension (FftAttrs); complex
   // values are (real, imaginary) pairs of arrays, as the frontend splits every complex array.
@@ -326,6 +327,12 @@ struct CholeskyAttrs {
 // them and b [..., n, k] (two parts when complex); result x of b's type (two parts): gtsv's
 // solution of A x = b, each column on its own. With info != 0 x is b after the eliminations gtsv
 // made before it stopped (no back solve).
+// TridiagonalSolvePerturbed: operands (dl, d, du) [..., n] (f32/f64) and b [..., n, k]; result x
+// of b's type: jax's own kernel for tridiagonal_solve(perturb_singular=True) (jaxlib's
+// tridiagonal_solve_perturbed.h, after LAPACK's lagtf/lagts): a scaled partial pivoting, and
+// pivots below eps max|U| perturbed (or the row scaled) so that a singular system (T - lambda I
+// in inverse iteration) gives a finite solution. The perturbation of a row reads all k columns.
+inline constexpr int64_t kTridiagonalPerturbedMaxElements = 16384;  // 3 n + k, the local work
 inline constexpr uint8_t kTridiagonalEliminate = 0;
 inline constexpr uint8_t kTridiagonalSwap = 1;
 inline constexpr uint8_t kTridiagonalSkip = 2;

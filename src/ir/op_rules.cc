@@ -279,6 +279,7 @@ std::string checkOp(const Op& op) {
       return detail::checkConvolution(op);
     case OpKind::TridiagonalFactor:
     case OpKind::TridiagonalSolve:
+    case OpKind::TridiagonalSolvePerturbed:
       return detail::checkTridiagonal(op);
     case OpKind::Cholesky:
     case OpKind::TriangularSolve:

@@ -83,10 +83,37 @@ std::string checkSolve(const Op& op) {
   return "";
 }
 
+std::string checkSolvePerturbed(const Op& op) {
+  if (op.operands.size() != 4 || op.results.size() != 1) {
+    return "tridiagonal-solve-perturbed takes (dl, d, du, b) and gives x";
+  }
+  if (auto e = diagonals(op, 3); !e.empty()) return e;
+  const Type& d = op.operands[0]->type;
+  const Type& b = op.operands[3]->type;
+  const bool fits = b.dtype == d.dtype && b.rank() == d.rank() + 1 &&
+                    std::equal(d.dims.begin(), d.dims.end(), b.dims.begin());
+  if (!fits) {
+    return "shape mismatch: tridiagonal-solve-perturbed of diagonals " + d.toString() +
+           " needs b [..., n, k] with their dimensions first and their dtype, got " + b.toString();
+  }
+  if (op.result()->type != b) {
+    return "type mismatch: tridiagonal-solve-perturbed gives " + b.toString() + ", not " +
+           op.result()->type.toString();
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string checkTridiagonal(const Op& op) {
-  return op.kind == OpKind::TridiagonalFactor ? checkFactor(op) : checkSolve(op);
+  switch (op.kind) {
+    case OpKind::TridiagonalFactor:
+      return checkFactor(op);
+    case OpKind::TridiagonalSolve:
+      return checkSolve(op);
+    default:
+      return checkSolvePerturbed(op);
+  }
 }
 
 }  // namespace lf::ir::detail

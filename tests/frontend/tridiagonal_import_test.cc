@@ -1,7 +1,7 @@
 // The tridiagonal solve's custom calls (LAPACK's gtsv on the CPU, cuSPARSE's gtsv2 on CUDA)
 // import to tridiagonal-factor and tridiagonal-solve; malformed calls are errors at the HLO
-// instruction that name the call, and what loopfuse does not run (jax's perturb_singular kernel)
-// is reported as unsupported.
+// instruction that name the call, and what loopfuse does not run (a perturbed solve too large
+// for one thread's arrays) is reported as unsupported.
 #include <gtest/gtest.h>
 
 #include "frontend/test_util.h"
@@ -28,6 +28,16 @@ ENTRY main {
         "tridiagonal-solve(%4, %5, %6, %7, %8, %9, %3) : f64[2,8,3]",
         // gtsv2 reports no zero pivot: the systems gtsv finds singular give NaN, as on the CPU.
         "select(%21, %17, %23) : f64[2,8,3]"}) {
+    EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+  }
+  // tridiagonal_solve(..., perturb_singular=True): jax's own kernel, one op.
+  ir = importText(R"(HloModule m
+ENTRY main {
+  d = f32[3,8] parameter(0)
+  b = f32[3,8,2] parameter(1)
+  ROOT x = f32[3,8,2] custom-call(d, d, d, b), custom_call_target="tridiagonal_solve_perturbed_ffi", api_version=API_VERSION_TYPED_FFI
+})");
+  for (const char* expected : {"tridiagonal-solve-perturbed(%0, %0, %0, %1) : f32[3,8,2]"}) {
     EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
   }
 }
@@ -75,9 +85,17 @@ TEST(TridiagonalImport, ErrorsNameTheCall) {
            {"d = f32[8] parameter(0)\n  b = f32[8,2] parameter(1)\n  ROOT x = f32[8,2] "
             "custom-call(d, d, d), custom_call_target=\"cusparse_gtsv2_ffi\"",
             "custom-call takes 4 operands, got 3"},
-           {"d = f32[8] parameter(0)\n  b = f32[8,2] parameter(1)\n  ROOT x = f32[8,2] "
+           {"d = f32[6000] parameter(0)\n  b = f32[6000,2] parameter(1)\n  ROOT x = f32[6000,2] "
             "custom-call(d, d, d, b), custom_call_target=\"tridiagonal_solve_perturbed_ffi\"",
-            "unsupported custom-call target 'tridiagonal_solve_perturbed_ffi'"},
+            "unsupported tridiagonal_solve_perturbed_ffi of f32[6000,2]: loopfuse's perturbed "
+            "tridiagonal solve keeps 3 n + k <= 16384 elements per thread"},
+           {"d = f32[8] parameter(0)\n  b = f32[8] parameter(1)\n  ROOT x = f32[8] "
+            "custom-call(d, d, d, b), custom_call_target=\"cu_tridiagonal_solve_perturbed\"",
+            "cu_tridiagonal_solve_perturbed needs diagonals [..., n] and b [..., n, k], got f32[8] "
+            "and f32[8]"},
+           {"d = f32[8] parameter(0)\n  b = f64[8,1] parameter(1)\n  ROOT x = f64[8,1] "
+            "custom-call(d, d, d, b), custom_call_target=\"tridiagonal_solve_perturbed_ffi\"",
+            "shape mismatch: tridiagonal-solve-perturbed of diagonals f32[8] needs b [..., n, k]"},
            {"d = c64[8] parameter(0)\n  b = f32[8,2] parameter(1)\n  ROOT g = (c64[8], c64[8], "
             "c64[8], f32[8,2], s32[]) custom-call(d, d, d, b), "
             "custom_call_target=\"lapack_cgtsv_ffi\"",

@@ -127,3 +127,18 @@ def linalg_tridiagonal_schrodinger(k0, dt):
         return psi, jnp.sum(jnp.abs(psi) ** 2) * h
 
     return jax.vmap(evolve)(k0)
+
+
+@program(
+    "linalg_eigh_tridiagonal",
+    args=lambda rng: (normal(rng, (10,), np.float64), normal(rng, (9,), np.float64)),
+    x64=True,
+)
+def linalg_eigh_tridiagonal(d, e):
+    # jax.scipy.linalg.eigh_tridiagonal: the values by bisection (a while loop), the vectors by
+    # inverse iteration (tridiagonal_solve(perturb_singular=True), jax's own kernel, in a while
+    # loop) and QR within clusters; and a matrix with a repeated eigenvalue (its shifted systems
+    # are exactly singular).
+    w, v = jax.scipy.linalg.eigh_tridiagonal(d, e, eigvals_only=False)
+    w2, v2 = jax.scipy.linalg.eigh_tridiagonal(jnp.ones(6), jnp.zeros(5), eigvals_only=False)
+    return w, jnp.abs(v), w2, jnp.abs(v2)

@@ -157,10 +157,49 @@ def test_vmap_batch_maps(in_axes) -> None:
     assert "batch mapping: 4 independent chains" in explain, explain.splitlines()[-1]
 
 
-def test_perturb_singular_falls_back_naming_the_call() -> None:
-    # jax's own perturbed kernel (perturb_singular=True) is not reproduced: XLA runs it.
-    dl, d, du = diagonals(np.random.default_rng(2), (6,), np.float32)
-    b = np.ones((6, 1), np.float32)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n,k", [(1, 2), (2, 1), (11, 3)])
+def test_perturb_singular_is_jaxlibs_kernel_bit_for_bit(dtype, n: int, k: int) -> None:
+    # jax's own kernel for singular systems (inverse iteration): pivots below eps max|U| are
+    # perturbed, or the row scaled, so that the solution stays finite.
+    rng = np.random.default_rng(n + k)
+    dl, d, du = diagonals(rng, (5, n), dtype)
+    b = random(rng, (5, n, k), dtype)
+    d[1], dl[1] = 0, 0  # the zero matrix
+    d[2, 0] = 0
+    d[3] = 1e-30  # tiny pivots: the rows are scaled or the pivots perturbed
+    du[4, -1] = 5.0  # jax's padding, read by the kernel where it does not count
+    if n > 3:
+        dl[0, 3] = 0
+
+    def perturbed(dl, d, du, b):
+        return solve(dl, d, du, b, perturb_singular=True)
+
+    with jax.enable_x64(dtype == np.float64):
+        assert np.isfinite(np.asarray(jax.jit(perturbed)(dl, d, du, b))).all()
+    same_bits(perturbed, dl, d, du, b)
+
+
+def test_eigh_tridiagonal_eigenvectors_by_inverse_iteration() -> None:
+    # jax.scipy.linalg.eigh_tridiagonal: bisection for the values, then inverse iteration with
+    # the perturbed solve in a while loop, and QR within clusters.
+    rng = np.random.default_rng(8)
+    d, e = rng.standard_normal(14), rng.standard_normal(13)
+
+    def eig(d, e):
+        return jax.scipy.linalg.eigh_tridiagonal(d, e, eigvals_only=False)
+
+    with jax.enable_x64(True):
+        expected = jax.jit(eig)(d, e)
+        actual = lf.jit(eig, fallback="error")(d, e)
+    np.testing.assert_array_equal(actual[0], expected[0])  # the values by bisection: same bits
+    assert_close(actual, expected, what="eigh_tridiagonal")
+
+
+def test_perturbed_solve_of_too_large_systems_falls_back_naming_the_call() -> None:
+    n = 6000  # 3 n + k over the 16,384 elements one thread keeps
+    dl, d, du = diagonals(np.random.default_rng(2), (n,), np.float32)
+    b = np.ones((n, 1), np.float32)
 
     def perturbed(dl, d, du, b):
         return solve(dl, d, du, b, perturb_singular=True)
@@ -170,6 +209,7 @@ def test_perturb_singular_falls_back_naming_the_call() -> None:
         out = lf.jit(perturbed)(dl, d, du, b)
     messages = [str(w.message) for w in caught if "loopfuse" in str(w.message)]
     assert len(messages) == 1 and "tridiagonal_solve_perturbed_ffi" in messages[0], messages
+    assert "3 n + k <= 16384" in messages[0], messages
     assert_close(out, jax.jit(perturbed)(dl, d, du, b))
     with pytest.raises(lf.CompileError, match="tridiagonal_solve_perturbed_ffi"):
         lf.jit(perturbed, fallback="error")(dl, d, du, b)
