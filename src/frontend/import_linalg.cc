@@ -343,6 +343,15 @@ ir::Value* nanUnless(InstrContext& c, ir::Value* info, ir::Value* x) {
   return c.emit(OpKind::Select, {okAll, x, nans}, {t})->result();
 }
 
+// The diagonals [..., n] and b [..., n, k] of a tridiagonal solve, or a failure naming `target`.
+void checkTridiagonalRanks(InstrContext& c, const std::string& target, const ir::Type& d,
+                           const ir::Type& b) {
+  if (d.rank() < 1 || b.rank() != d.rank() + 1) {
+    c.fail(target + " needs diagonals [..., n] and b [..., n, k], got " + d.toString() + " and " +
+           b.toString());
+  }
+}
+
 // gtsv(dl, d, du, b) -> (dl, d, du, x, info) on the CPU; cuSPARSE's gtsv2(dl, d, du, b) -> x on
 // CUDA (jax's tridiagonal_solve for more than 2 rows; loopfuse solves it with LAPACK's gtsv as
 // well, whose pivoting cuSPARSE's gtsv2 shares). The diagonals are [..., n], b [..., n, k]:
@@ -353,10 +362,7 @@ Values tridiagonalSolve(InstrContext& c, const std::string& target,
   const size_t parts = operands[0].size();
   const ir::Type& t = operands[1][0]->type;
   const ir::Type& b = operands[3][0]->type;
-  if (t.rank() < 1 || b.rank() != t.rank() + 1) {
-    c.fail(target + " needs diagonals [..., n] and b [..., n, k], got " + t.toString() + " and " +
-           b.toString());
-  }
+  checkTridiagonalRanks(c, target, t, b);
   const std::vector<int64_t> batch(t.dims.begin(), t.dims.end() - 1);
   Values diagonals;
   for (int i = 0; i < 3; ++i) {
@@ -401,10 +407,7 @@ Values tridiagonalSolvePerturbed(InstrContext& c, const std::string& target) {
   c.expectOperands(4);
   ir::Value* d = c.array(1);
   ir::Value* b = c.array(3);
-  if (d->type.rank() < 1 || b->type.rank() != d->type.rank() + 1) {
-    c.fail(target + " needs diagonals [..., n] and b [..., n, k], got " + d->type.toString() +
-           " and " + b->type.toString());
-  }
+  checkTridiagonalRanks(c, target, d->type, b->type);
   const int64_t work = 3 * d->type.dims.back() + b->type.dims.back();
   if (work > ir::kTridiagonalPerturbedMaxElements) {
     c.fail("unsupported " + target + " of " + b->type.toString() +

@@ -26,6 +26,15 @@ std::string diagonals(const Op& op, size_t count) {
   return "";
 }
 
+// "" when b is [..., n, k] over the diagonals d [..., n], of their dtype.
+std::string rightHandSide(const Op& op, const Type& d, const Type& b) {
+  const bool fits = b.dtype == d.dtype && b.rank() == d.rank() + 1 &&
+                    std::equal(d.dims.begin(), d.dims.end(), b.dims.begin());
+  if (fits) return "";
+  return "shape mismatch: " + std::string(opKindName(op.kind)) + " of diagonals " + d.toString() +
+         " needs b [..., n, k] with their dimensions first and their dtype, got " + b.toString();
+}
+
 // The factor's step codes (u8, one per row) and info (s32 over the batch).
 Type stepsType(const Type& d) { return Type{DType::U8, d.dims}; }
 Type infoType(const Type& d) {
@@ -68,12 +77,8 @@ std::string checkSolve(const Op& op) {
            stepsType(d).toString() + " and info " + infoType(d).toString();
   }
   const Type& b = op.operands[4 * parts + 2]->type;
-  const bool fits = b.dtype == d.dtype && b.rank() == d.rank() + 1 &&
-                    std::equal(d.dims.begin(), d.dims.end(), b.dims.begin());
-  if (!fits || (parts == 2 && op.operands.back()->type != b)) {
-    return "shape mismatch: tridiagonal-solve of diagonals " + d.toString() +
-           " needs b [..., n, k] with their dimensions first and their dtype, got " + b.toString();
-  }
+  if (auto e = rightHandSide(op, d, b); !e.empty()) return e;
+  if (auto e = rightHandSide(op, d, op.operands.back()->type); !e.empty()) return e;
   for (size_t i = 0; i < parts; ++i) {
     if (op.result(static_cast<int>(i))->type != b) {
       return "type mismatch: tridiagonal-solve gives " + b.toString() + ", not " +
@@ -90,12 +95,7 @@ std::string checkSolvePerturbed(const Op& op) {
   if (auto e = diagonals(op, 3); !e.empty()) return e;
   const Type& d = op.operands[0]->type;
   const Type& b = op.operands[3]->type;
-  const bool fits = b.dtype == d.dtype && b.rank() == d.rank() + 1 &&
-                    std::equal(d.dims.begin(), d.dims.end(), b.dims.begin());
-  if (!fits) {
-    return "shape mismatch: tridiagonal-solve-perturbed of diagonals " + d.toString() +
-           " needs b [..., n, k] with their dimensions first and their dtype, got " + b.toString();
-  }
+  if (auto e = rightHandSide(op, d, b); !e.empty()) return e;
   if (op.result()->type != b) {
     return "type mismatch: tridiagonal-solve-perturbed gives " + b.toString() + ", not " +
            op.result()->type.toString();
