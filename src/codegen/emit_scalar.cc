@@ -1,9 +1,74 @@
 // Scalar code: the expression of one elementwise op (every op's semantics is a prelude function
 // named after the HLO op), and inline scalar regions (reducers, comparators, combiners).
+#include <algorithm>
+#include <bit>
+#include <optional>
+
 #include "codegen/emitter.h"
+#include "passes/rewrite_support.h"
 
 namespace lf::codegen {
 namespace {
+
+// The bits of the float constant under `v`'s broadcasts (all its elements equal), or of a quotient
+// of two such constants (weibull_min's 1 / concentration), which XLA's constant folding computes
+// before LLVM sees the fusion; nullopt for anything else.
+std::optional<uint64_t> constantBitsBelow(const ir::Value* v) {
+  // Through shape changes and slices: of a splat, the group program's slice of a shared
+  // operand (batch/group_program.cc) included, each is the same splat.
+  using K = ir::OpKind;
+  while (v->def != nullptr &&
+         (v->def->kind == K::Broadcast || v->def->kind == K::Reshape || v->def->kind == K::Slice ||
+          v->def->kind == K::DynamicSlice || v->def->kind == K::Transpose)) {
+    v = v->def->operands[0];
+  }
+  if (v->def != nullptr && v->def->kind == K::Constant) {  // a splat (small broadcasts fold so)
+    const ir::Op* k = v->def;
+    const auto& bytes = k->attr<ir::ConstantAttrs>().bytes;
+    const size_t width = static_cast<size_t>(byteSize(k->result()->type.dtype));
+    if (bytes.size() < width) return std::nullopt;
+    for (size_t at = width; at + width <= bytes.size(); at += width) {
+      if (!std::equal(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(width),
+                      bytes.begin() + static_cast<std::ptrdiff_t>(at))) {
+        return std::nullopt;
+      }
+    }
+    return passes::loadBits(k->result()->type.dtype, bytes.data());
+  }
+  if (!passes::isKind(v, ir::OpKind::Divide) || v->type.numElements() != 1) return std::nullopt;
+  const ir::Op* a = passes::scalarConstantBelow(v->def->operands[0]);
+  const ir::Op* b = passes::scalarConstantBelow(v->def->operands[1]);
+  if (a == nullptr || b == nullptr) return std::nullopt;
+  const uint64_t x = passes::constantBits(a), y = passes::constantBits(b);
+  if (v->type.dtype == DType::F32) {
+    const float q = std::bit_cast<float>(static_cast<uint32_t>(x)) /
+                    std::bit_cast<float>(static_cast<uint32_t>(y));
+    return std::bit_cast<uint32_t>(q);
+  }
+  if (v->type.dtype == DType::F64) {
+    return std::bit_cast<uint64_t>(std::bit_cast<double>(x) / std::bit_cast<double>(y));
+  }
+  return std::nullopt;
+}
+
+// A floating constant 0.5: LLVM sees it as one when it compiles XLA's fusion, and rewrites pow
+// by it (lf_power_one_half).
+bool isConstantOneHalf(const ir::Value* v) {
+  const std::optional<uint64_t> bits = constantBitsBelow(v);
+  if (!bits) return false;
+  switch (v->type.dtype) {
+    case DType::F16:
+      return *bits == 0x3800;
+    case DType::BF16:
+      return *bits == 0x3f00;
+    case DType::F32:
+      return *bits == 0x3f000000;
+    case DType::F64:
+      return *bits == 0x3fe0000000000000;
+    default:
+      return false;
+  }
+}
 
 const char* preludeFunction(ir::OpKind k) {
   using K = ir::OpKind;
@@ -151,6 +216,11 @@ std::string Emitter::scalarExpr(const ir::Op& op, const std::vector<std::string>
       return "lf_reduce_precision<" + std::to_string(a.exponentBits) + ", " +
              std::to_string(a.mantissaBits) + ">(" + args[0] + ")";
     }
+    case K::Power:
+      if (target_ == Target::Cpu && isConstantOneHalf(op.operands[1])) {
+        return "lf_power_one_half(" + args[0] + ")";
+      }
+      break;
     case K::Compare: {
       const auto& a = op.attr<ir::CompareAttrs>();
       std::string fn =

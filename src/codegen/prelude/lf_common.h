@@ -472,6 +472,21 @@ LF_DEVICE T lf_remainder(T a, T b) {
   }
 }
 
+// pow(a, 0.5) with the exponent a constant: XLA:CPU's LLVM rewrites it to sqrt (LibCallSimplifier's
+// replacePowWithSqrt, exact since sqrt is correctly rounded), keeping pow's special cases: +0 for
+// -0 (fabs), +inf for -inf. A computed exponent that is 0.5 stays pow (lf_power). Half types are
+// computed in f32, as XLA computes them.
+template <class T>
+LF_DEVICE T lf_power_one_half(T a) {
+  if constexpr (lf_is_half<T>) {
+    return lf_from_f32<T>(lf_power_one_half(lf_to_f32(a)));
+  } else {
+    const T inf = (T)lf_bitcast<double>(0x7ff0000000000000ull);  // NVRTC has no INFINITY
+    if (a == -inf) return inf;
+    return lf_abs(lf_sqrt(a));
+  }
+}
+
 // Integers: XLA's square-and-multiply over the low 6 bits of the exponent (0^0 = 1), and for a
 // negative exponent the current MHLO rule: 1^y = 1, (-1)^y = +-1 by parity, anything else 0.
 // (Older XLA emitters give (-1)^y = 0 there.) Unsigned exponents are never negative. Floats: pow.
