@@ -12,8 +12,11 @@
 //   - a*b - c -> fma(a, b, -c); c - a*b -> fma(-a, b, c); (-(a*b)) - c -> fma(-a, b, -c);
 // where the multiply (and a negation between) has this add as its only use, in the same region,
 // is not one that XLA's constant folding computes before LLVM sees it (operands made of constants
-// only), and is not a product of two values that are the same for every element (LLVM hoists such
-// a product out of the element loop, away from the add). Checked against
+// only), is not a product of two values that are the same for every element (LLVM hoists such
+// a product out of the element loop, away from the add), and is not an f64 product that LLVM
+// turns into a select: XLA's f64 exp ends in one (its overflow and underflow results), and a
+// multiply by a constant of it (or of a chain of constant adds, divides, ... on it) moves into
+// the select's arms, so 0.01 * exp(x) + y rounds twice. Checked against
 // jax.jit bit for bit in tests/python/test_jit_contraction.py.
 //
 // Not modelled: XLA duplicates a multiply into each consumer fusion, so a multiply whose several

@@ -69,6 +69,32 @@ def test_multiply_add_bits_equal_jax(name: str, dtype: type) -> None:
     assert_same_bits(actual, expected, name)
 
 
+# f64 exp ends in a select (its overflow and underflow results) in XLA's LLVM IR, and LLVM moves
+# a multiply by a constant (and an add, divide, ... with a constant) into the select's arms: these
+# adds read a select and do not fuse; a factor that is not a constant still fuses.
+F64_EXP_CASES: dict[str, Callable[..., jax.Array]] = {
+    "0.01*exp(a)+b": lambda a, b, c: 0.01 * jnp.exp(a) + b,
+    "b-0.5*exp(-a)": lambda a, b, c: b - 0.5 * jnp.exp(-a),
+    "0.3/(1+exp(-a))+b": lambda a, b, c: 0.3 / (1.0 + jnp.exp(-a)) + b,
+    "0.3*sigmoid(a)+b": lambda a, b, c: 0.3 * jax.nn.sigmoid(a) + b,
+    "(exp(a)+1)*0.3+b": lambda a, b, c: (jnp.exp(a) + 1.0) * 0.3 + b,
+    "2*exp(0.5*a)+b": lambda a, b, c: 2.0 * jnp.exp(0.5 * a) + b,
+    "exp(a)*c+b": lambda a, b, c: jnp.exp(a) * c + b,
+    "0.01*exp(a)*c+b": lambda a, b, c: 0.01 * jnp.exp(a) * c + b,
+}
+
+
+@pytest.mark.parametrize("name", sorted(F64_EXP_CASES))
+def test_f64_exp_times_a_constant_bits_equal_jax(name: str) -> None:
+    rng = np.random.default_rng(12)
+    args = [rng.standard_normal(20_000) for _ in range(3)]
+    with jax.enable_x64(True):
+        fun = F64_EXP_CASES[name]
+        expected = np.asarray(jax.jit(fun)(*args))
+        actual = np.asarray(lf.jit(fun, fallback="error")(*args))
+    assert_same_bits(actual, expected, name)
+
+
 def test_a_scan_carry_update_is_fused_every_step() -> None:
     def body(x: jax.Array, _: None) -> tuple[jax.Array, jax.Array]:
         y = x * 1.1 + 0.3
