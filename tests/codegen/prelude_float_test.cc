@@ -79,6 +79,18 @@ TEST(PreludeFloat, RemainderPowerAtan2) {
   EXPECT_EQ(lf_atan2(1.0, 0.0), M_PI / 2);
 }
 
+// pow(x, 0.5) by a constant exponent, as XLA:CPU's LLVM rewrites it: the correctly rounded sqrt
+// (glibc's powf(2.5810324e38f, 0.5f) is one ulp above it), with pow's -0 and -inf cases.
+TEST(PreludeFloat, PowerOneHalfIsSqrtWithPowsSpecialCases) {
+  EXPECT_EQ(bits32(lf_power_one_half(f32(0x7f422ce0u))), bits32(std::sqrt(f32(0x7f422ce0u))));
+  EXPECT_EQ(bits32(lf_power_one_half(-0.0f)), 0u);  // +0, where sqrt(-0) is -0
+  EXPECT_EQ(lf_power_one_half(-kInf), kInf);        // where sqrt(-inf) is NaN
+  EXPECT_EQ(lf_power_one_half(kInf), kInf);
+  EXPECT_TRUE(std::isnan(lf_power_one_half(-1.0)));
+  EXPECT_EQ(lf_power_one_half(2.25), 1.5);
+  EXPECT_EQ(lf_power_one_half(h16(0x4400)).bits, 0x4000);  // f16 sqrt(4) = 2, in f32
+}
+
 TEST(PreludeFloat, HalfArithmeticRoundsOnce) {
   // f16: 1 + 2^-11 is a tie, rounds to even (1); 1 + 3*2^-11 rounds up to 1 + 2^-9.
   EXPECT_EQ(lf_add(h16(0x3c00), h16(0x1000)).bits, 0x3c00);  // 1 + 2^-11
