@@ -110,6 +110,13 @@ class Contractor {
   // exp (an fmul last) fuse.
   bool scaledSelectEnd(const ir::Op& mul) { return endsInSelect(mul.result()); }
 
+  // An f32 exp that is `t`'s value and has no other use (XLA:CPU's ends in an fmul).
+  bool endsInMultiply(const Term& t) {
+    const ir::Value* v = t.value;
+    return t.exclusive && v->type.dtype == DType::F32 && v->def != nullptr &&
+           v->def->kind == K::Exp && uses_[v] == 1;
+  }
+
   // `v`'s negation, as a new op in `kept`.
   static ir::Value* negated(ir::Value* v, std::vector<std::unique_ptr<ir::Op>>& kept,
                             ir::Region& parent, const ir::Op& at) {
@@ -162,6 +169,10 @@ class Contractor {
       ir::Value* addend = kind == K::Add ? rhs.value : negated(rhs.value, kept, parent, op);
       return fma(m->operands[0], m->operands[1], addend);
     }
+    // XLA's f32 exp ends in a multiply by 2^k, which LLVM fuses into the add when the exp is its
+    // left operand (exactly: a power of two), leaving the right one's product unfused. Measured:
+    // exp(u) + 0.3*u and exp(u) - v*u round twice in jax.jit, 0.3*u + exp(u) once.
+    if (endsInMultiply(lhs)) return nullptr;
     if (const ir::Op* m = product(rhs, parent, elements)) {  // c +- a*b
       ir::Value* x = kind == K::Add ? m->operands[0] : negated(m->operands[0], kept, parent, op);
       return fma(x, m->operands[1], lhs.value);
