@@ -16,7 +16,9 @@
 // a product out of the element loop, away from the add), and is not an f64 product that LLVM
 // turns into a select: XLA's f64 exp ends in one (its overflow and underflow results), and a
 // multiply by a constant of it (or of a chain of constant adds, divides, ... on it) moves into
-// the select's arms, so 0.01 * exp(x) + y rounds twice. Checked against
+// the select's arms, so 0.01 * exp(x) + y rounds twice. An add whose left operand is an f32 exp
+// is not contracted either: XLA's f32 exp ends in a multiply by 2^k, which LLVM fuses there
+// (exactly), so exp(x) + c * y rounds c * y on its own. Checked against
 // jax.jit bit for bit in tests/python/test_jit_contraction.py.
 //
 // Not modelled: XLA duplicates a multiply into each consumer fusion, so a multiply whose several
