@@ -1,6 +1,5 @@
 // Scalar code: the expression of one elementwise op (every op's semantics is a prelude function
 // named after the HLO op), and inline scalar regions (reducers, comparators, combiners).
-#include <algorithm>
 #include <bit>
 #include <optional>
 
@@ -23,17 +22,7 @@ std::optional<uint64_t> constantBitsBelow(const ir::Value* v) {
     v = v->def->operands[0];
   }
   if (v->def != nullptr && v->def->kind == K::Constant) {  // a splat (small broadcasts fold so)
-    const ir::Op* k = v->def;
-    const auto& bytes = k->attr<ir::ConstantAttrs>().bytes;
-    const size_t width = static_cast<size_t>(byteSize(k->result()->type.dtype));
-    if (bytes.size() < width) return std::nullopt;
-    for (size_t at = width; at + width <= bytes.size(); at += width) {
-      if (!std::equal(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(width),
-                      bytes.begin() + static_cast<std::ptrdiff_t>(at))) {
-        return std::nullopt;
-      }
-    }
-    return passes::loadBits(k->result()->type.dtype, bytes.data());
+    return passes::splatBits(*v->def);
   }
   if (!passes::isKind(v, ir::OpKind::Divide) || v->type.numElements() != 1) return std::nullopt;
   const ir::Op* a = passes::scalarConstantBelow(v->def->operands[0]);

@@ -1,10 +1,10 @@
 #include "passes/contract.h"
 
-#include <algorithm>
 #include <unordered_map>
 
 #include "ir/clone.h"
 #include "passes/fold.h"
+#include "passes/rewrite_support.h"
 
 namespace lf::passes {
 namespace {
@@ -18,16 +18,7 @@ bool sameForEveryElement(const ir::Value* v) {
     v = v->def->operands[0];
   }
   if (v->type.numElements() <= 1) return true;
-  if (v->def == nullptr || v->def->kind != K::Constant) return false;
-  const auto& bytes = v->def->attr<ir::ConstantAttrs>().bytes;
-  const size_t width = static_cast<size_t>(byteSize(v->type.dtype));
-  for (size_t at = width; at + width <= bytes.size(); at += width) {
-    if (!std::equal(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(width),
-                    bytes.begin() + static_cast<std::ptrdiff_t>(at))) {
-      return false;
-    }
-  }
-  return true;
+  return v->def != nullptr && v->def->kind == K::Constant && splatBits(*v->def).has_value();
 }
 
 // An operand of the add or subtract being contracted, with its negations folded away.
@@ -80,10 +71,7 @@ class Contractor {
 
   // A constant, or a value XLA's constant folding computes (a constant once LLVM sees it).
   bool isConstant(const ir::Value* v) {
-    while (v->def != nullptr && (v->def->kind == K::Broadcast || v->def->kind == K::Reshape)) {
-      v = v->def->operands[0];
-    }
-    return (v->def != nullptr && v->def->kind == K::Constant) || foldedByXla(v, folded_);
+    return constantBelow(v) != nullptr || foldedByXla(v, folded_);
   }
 
   // True when LLVM sees `v` (f64) as a select with a constant arm: XLA:CPU's f64 exp ends in one

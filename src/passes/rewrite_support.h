@@ -3,7 +3,9 @@
 // replace a visited op where it stood.
 #pragma once
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -34,6 +36,21 @@ inline const ir::Op* scalarConstantBelow(const ir::Value* v) {
 // The bits of a one-element constant.
 inline uint64_t constantBits(const ir::Op* k) {
   return loadBits(k->result()->type.dtype, k->attr<ir::ConstantAttrs>().bytes.data());
+}
+
+// The bits of a constant's element when all its elements are equal (a splat), else nullopt.
+inline std::optional<uint64_t> splatBits(const ir::Op& constant) {
+  const auto& bytes = constant.attr<ir::ConstantAttrs>().bytes;
+  const DType dtype = constant.result()->type.dtype;
+  const size_t width = static_cast<size_t>(byteSize(dtype));
+  if (bytes.size() < width) return std::nullopt;
+  for (size_t at = width; at + width <= bytes.size(); at += width) {
+    if (!std::equal(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(width),
+                    bytes.begin() + static_cast<std::ptrdiff_t>(at))) {
+      return std::nullopt;
+    }
+  }
+  return loadBits(dtype, bytes.data());
 }
 
 // Where a rewrite's new ops go: after the ops the walk (ir::rewriteRegion) has already kept, in
