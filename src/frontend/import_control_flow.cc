@@ -91,8 +91,12 @@ Values conditional(InstrContext& c) {
   return resultsOf(op);
 }
 
+// A call is inlined, except one of jax's threefry2x32 hash (threefry_call.cc).
 Values call(InstrContext& c) {
-  return c.inlineCall(hlo::readComputationName(c.attr("to_apply")), c.operands);
+  const std::string callee = hlo::readComputationName(c.attr("to_apply"));
+  if (std::optional<Values> hash = importThreefryCall(c, c.importer.computation(callee, c)))
+    return *hash;
+  return c.inlineCall(callee, c.operands);
 }
 
 Values tuple(InstrContext& c) {

@@ -102,6 +102,8 @@ class Importer {
   Values importComputation(const hlo::Computation& comp, ir::Region& region,
                            const std::vector<Values>& args);
   const hlo::Computation& computation(const std::string& name, const InstrContext& at) const;
+  // Whether `callee` computes jax's threefry2x32 hash (threefry_call.cc), remembered per callee.
+  bool computesThreefry(const hlo::Computation& callee);
 
  private:
   Values importInstruction(const hlo::Computation& comp, const hlo::Instruction& inst,
@@ -112,7 +114,12 @@ class Importer {
   SideEffects effects_{module_};
   std::vector<Diagnostic> diags_;
   std::vector<const hlo::Computation*> callStack_;  // to reject recursion
+  std::unordered_map<const hlo::Computation*, bool> threefryCallees_;
 };
+
+// A call of a computation that computes jax's threefry2x32 hash (how jax lowers jax.random's hash
+// on the CPU) as the Threefry2x32 op; nullopt for any other call (threefry_call.cc).
+std::optional<Values> importThreefryCall(InstrContext& c, const hlo::Computation& callee);
 
 // Complex numbers (import_complex.cc): an instruction whose operands or result are complex is
 // imported by this table's handler for its opcode, on the (real, imaginary) leaves of each

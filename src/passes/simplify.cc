@@ -1,7 +1,10 @@
 #include "passes/simplify.h"
 
+#include <cstring>
+
 #include "ir/clone.h"
 #include "passes/fold.h"
+#include "support/threefry.h"
 
 namespace lf::passes {
 namespace {
@@ -151,11 +154,50 @@ std::unique_ptr<ir::Op> foldToConstant(const ir::Op& op) {
                     op.loc, op.name);
 }
 
+// A threefry2x32 of constants (jax.random.key(0) made inside the function, then split), as two
+// constants, as XLA folds the integer ops jax writes the hash with; up to the size that data
+// movement folds to (a larger table would cost more to read than the hash to compute).
+std::vector<std::unique_ptr<ir::Op>> foldThreefry(const ir::Op& op) {
+  if (op.kind != K::Threefry2x32 ||
+      op.results[0]->type.numElements() > kMaxFoldedDataMovementElements)
+    return {};
+  std::vector<const std::vector<uint8_t>*> in;
+  for (const ir::Value* v : op.operands) {
+    in.push_back(constantBytes(v));
+    if (in.back() == nullptr) return {};
+  }
+  const size_t n = static_cast<size_t>(op.results[0]->type.numElements());
+  std::vector<uint8_t> out[2] = {std::vector<uint8_t>(n * 4), std::vector<uint8_t>(n * 4)};
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t x[4];
+    for (int k = 0; k < 4; ++k) std::memcpy(&x[k], in[k]->data() + i * 4, 4);
+    const std::array<uint32_t, 2> h = threefry2x32(x[0], x[1], x[2], x[3]);
+    std::memcpy(out[0].data() + i * 4, &h[0], 4);
+    std::memcpy(out[1].data() + i * 4, &h[1], 4);
+  }
+  std::vector<std::unique_ptr<ir::Op>> folded;
+  for (int k = 0; k < 2; ++k) {
+    folded.push_back(ir::makeOp(K::Constant, {}, {op.results[k]->type},
+                                ir::ConstantAttrs{std::move(out[k])}, op.loc, op.name));
+  }
+  return folded;
+}
+
 class Simplifier {
  public:
   void region(ir::Region& r) {
     auto visit = [this](std::unique_ptr<ir::Op>& op, std::vector<std::unique_ptr<ir::Op>>& kept,
                         ir::Region& parent) {
+      std::vector<std::unique_ptr<ir::Op>> hashed = foldThreefry(*op);
+      if (!hashed.empty()) {
+        for (size_t k = 0; k < hashed.size(); ++k) {
+          hashed[k]->parent = &parent;
+          replaced_[op->results[k].get()] = hashed[k]->result();
+          kept.push_back(std::move(hashed[k]));
+        }
+        removed_.push_back(std::move(op));
+        return;
+      }
       std::unique_ptr<ir::Op> folded = foldToConstant(*op);
       ir::Value* with = folded ? folded->result() : nullptr;
       if (with == nullptr && op->results.size() == 1) with = unchangedOperand(*op);

@@ -61,8 +61,9 @@ TEST(Pipeline, CorpusVerifiesAfterEveryPass) {
 }
 
 // The seed program's loop: softplus(w) of both layers leaves it (one exp and one log1p each, on
-// the weights), and jax.random's 5-trip threefry loops inside it become straight-line code.
-TEST(Pipeline, SeedProgramHoistsSoftplusAndUnrollsThreefry) {
+// the weights), and jax.random's two threefry calls inside it (a 5-trip loop each, as jax writes
+// the hash) are two threefry2x32 ops: no loop is left in the body.
+TEST(Pipeline, SeedProgramHoistsSoftplusAndHashesInPlace) {
   ir::Program p = importFile(kCorpus / "seed_x64.hlo");
   runPasses(p);
   ASSERT_EQ(countOps(p.body, K::While), 1);
@@ -72,6 +73,7 @@ TEST(Pipeline, SeedProgramHoistsSoftplusAndUnrollsThreefry) {
   EXPECT_EQ(countOps(p.body, K::Log1p), 2);
   EXPECT_EQ(countOps(p.body, K::Exp), 2);
   EXPECT_EQ(countOps(body, K::While), 0);
+  EXPECT_EQ(countOps(body, K::Threefry2x32), 2);
   // The loop keeps only its changing state: the sample, the key and the iteration count (the
   // weights and the iteration limit passed through unchanged).
   EXPECT_EQ((*loop)->results.size(), 3u);

@@ -380,5 +380,31 @@ ENTRY main {
 }
 )");
 }
+// threefry2x32 of constants folds to Random123's known answers (jax.random.key(0) made inside the
+// function); past the size that data movement folds to, it stays an op.
+TEST(Simplify, FoldsThreefryOfConstants) {
+  EXPECT_EQ(afterPass(R"(HloModule fold_threefry
+ENTRY main {
+  k = u32[2] constant({0, 4294967295})
+  ROOT h = (u32[2], u32[2]) custom-call(k, k, k, k), custom_call_target="cu_threefry2x32_ffi"
+})",
+                      simplify),
+            R"(program fold_threefry() -> (u32[2], u32[2]) {
+  %0 = constant({1797259609, 481924860}) : u32[2]
+  %1 = constant({2579123966, 3137350631}) : u32[2]
+  return %0, %1
+}
+)");
+  std::string zeros = "0";
+  for (int i = 1; i < 65; ++i) zeros += ", 0";
+  const std::string big = afterPass(R"(HloModule big
+ENTRY main {
+  k = u32[65] constant({)" + zeros + R"(})
+  ROOT h = (u32[65], u32[65]) custom-call(k, k, k, k), custom_call_target="cu_threefry2x32_ffi"
+})",
+                                    simplify);
+  EXPECT_NE(big.find("threefry2x32("), std::string::npos) << big;
+}
+
 }  // namespace
 }  // namespace lf::passes::testing

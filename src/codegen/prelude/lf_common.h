@@ -690,27 +690,36 @@ LF_DEVICE T lf_fma(T x, T y, T z) {
 
 LF_DEVICE uint32_t lf_rotl32(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
 
-// JAX's threefry2x32 hash (jax/_src/random/threefry2x32.py): 20 rounds in 5 groups of 4, the key
-// schedule injected after each group. Bit-exact with jax.random.
+// JAX's threefry2x32 hash (jax/_src/prng.py): 20 rounds in 5 groups of 4, the key schedule
+// injected after each group. Bit-exact with jax.random. Written out round by round: the rotations
+// must be constants for a batch's loop to vectorize, and the limits on loop peeling that large
+// kernels compile with (host_compiler.cc) would leave a loop over a rotation table rolled.
+#define LF_THREEFRY_ROUND(r) \
+  x0 += x1;                  \
+  x1 = lf_rotl32(x1, r);     \
+  x1 ^= x0;
+#define LF_THREEFRY_GROUP(r0, r1, r2, r3, ka, kb, g) \
+  LF_THREEFRY_ROUND(r0)                              \
+  LF_THREEFRY_ROUND(r1)                              \
+  LF_THREEFRY_ROUND(r2)                              \
+  LF_THREEFRY_ROUND(r3)                              \
+  x0 += ka;                                          \
+  x1 += kb + g##u;
 LF_DEVICE void lf_threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x1, uint32_t* out0,
                                uint32_t* out1) {
-  const uint32_t ks[3] = {k0, k1, k0 ^ k1 ^ 0x1BD11BDAu};
-  const int rotations[2][4] = {{13, 15, 26, 6}, {17, 29, 16, 24}};
-  x0 += ks[0];
-  x1 += ks[1];
-  for (int group = 1; group <= 5; ++group) {
-    const int* r = rotations[(group - 1) % 2];
-    for (int i = 0; i < 4; ++i) {
-      x0 += x1;
-      x1 = lf_rotl32(x1, r[i]);
-      x1 ^= x0;
-    }
-    x0 += ks[group % 3];
-    x1 += ks[(group + 1) % 3] + (uint32_t)group;
-  }
+  const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+  x0 += k0;
+  x1 += k1;
+  LF_THREEFRY_GROUP(13, 15, 26, 6, k1, k2, 1)
+  LF_THREEFRY_GROUP(17, 29, 16, 24, k2, k0, 2)
+  LF_THREEFRY_GROUP(13, 15, 26, 6, k0, k1, 3)
+  LF_THREEFRY_GROUP(17, 29, 16, 24, k1, k2, 4)
+  LF_THREEFRY_GROUP(13, 15, 26, 6, k2, k0, 5)
   *out0 = x0;
   *out1 = x1;
 }
+#undef LF_THREEFRY_GROUP
+#undef LF_THREEFRY_ROUND
 #include "lf_complex.h"  // complex scalars (linear algebra), pasted in place by preludeText
 #include "lf_fft.h"      // one line's Fourier transform, pasted in place by codegen::preludeText
 #include "lf_linalg.h"   // QR and eigh (LAPACK ports), pasted in place by codegen::preludeText
