@@ -6,7 +6,7 @@ import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 import numpy as np
 
-from registry import normal, program
+from registry import host_independent, normal, program
 
 
 def spd(rng: np.random.Generator, shape: tuple[int, ...], dtype=np.float32) -> np.ndarray:
@@ -112,11 +112,13 @@ def linalg_lu_solve(a, b, batch, tall):
 
 def symmetric(rng: np.random.Generator, shape: tuple[int, ...], dtype=np.float32) -> np.ndarray:
     """Symmetric matrices with well-separated eigenvalues, none at 0 (so each eigenvector is unique
-    up to its sign, which LAPACK's algorithm fixes): Q diag(1, ..., n) Q^T - (n/2 + 0.3) I."""
+    up to its sign, which LAPACK's algorithm fixes): Q diag(1, ..., n) Q^T - (n/2 + 0.3) I. f64
+    ones are made host-independent (f32's rounding already drops the host's last bits)."""
     n = shape[-1]
     q, _ = np.linalg.qr(rng.standard_normal(shape))
     d = np.arange(1, n + 1, dtype=np.float64) - n / 2 - 0.3
-    return (q @ (d[:, None] * np.swapaxes(q, -1, -2))).astype(dtype)
+    a = q @ (d[:, None] * np.swapaxes(q, -1, -2))
+    return (host_independent(a) if dtype == np.float64 else a).astype(dtype)
 
 
 @program(
@@ -315,7 +317,7 @@ def _complex_linalg_args(rng, dtype):
 
     a = c((5, 5)) + 4 * np.eye(5, dtype=dtype)
     h = c((4, 4))
-    hpd = (h @ h.conj().T + 4 * np.eye(4)).astype(dtype)
+    hpd = host_independent(h @ h.conj().T + 4 * np.eye(4)).astype(dtype)
     a[0, 0], a[1, 0] = 0.9 + 0.9j, 1.2  # the pivot is the largest |re| + |im|, not |z|
     return a, c((5, 2)), hpd, c((3, 4, 4)), c((4,))
 
@@ -377,7 +379,8 @@ def _hermitian_eigh_args(rng, dtype):
     h = u @ np.diag(np.arange(n) - 2.3) @ u.conj().T  # eigenvalues one apart: unique phases
     batch = rng.standard_normal((3, 4, 4)) + 1j * rng.standard_normal((3, 4, 4))
     psi = rng.standard_normal(n) + 1j * rng.standard_normal(n)
-    return h.astype(dtype), batch.astype(dtype), (psi / np.linalg.norm(psi)).astype(dtype)
+    psi = host_independent(psi / np.linalg.norm(psi))
+    return host_independent(h).astype(dtype), batch.astype(dtype), psi.astype(dtype)
 
 
 def _hermitian_eigh(h, batch, psi):
@@ -405,7 +408,7 @@ def linalg_hermitian_eigh_c128(h, batch, psi):
 
 def _hermitian(rng: np.random.Generator, n: int) -> np.ndarray:
     u, _ = np.linalg.qr(rng.standard_normal((n, n)) + 1j * rng.standard_normal((n, n)))
-    return (u @ np.diag(np.arange(n) - n / 2 + 0.3) @ u.conj().T).astype(np.complex128)
+    return host_independent(u @ np.diag(np.arange(n) - n / 2 + 0.3) @ u.conj().T)
 
 
 @program(

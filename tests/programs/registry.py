@@ -83,6 +83,21 @@ def normal(rng: np.random.Generator, shape, dtype=np.float32) -> np.ndarray:
     return rng.standard_normal(shape).astype(dtype)
 
 
+def host_independent(x: np.ndarray, bits: int = 24) -> np.ndarray:
+    """`x` rounded to multiples of 2**-bits (real and imaginary parts alike), in its dtype.
+
+    numpy's matmul and QR run OpenBLAS, whose kernels depend on the host CPU: a matrix built from
+    them differs in its last bits between an Intel and an AMD host, and the corpus's inputs must be
+    the same everywhere (generate.py --check compares them exactly). Rounding to a coarse grid
+    removes those bits (a difference of 1e-15 moves a rounding of 2**-24 with odds of 1e-8)."""
+    scale = float(2**bits)
+    if np.iscomplexobj(x):
+        return (np.round(x.real * scale) / scale + 1j * (np.round(x.imag * scale) / scale)).astype(
+            x.dtype
+        )
+    return (np.round(x * scale) / scale).astype(x.dtype)
+
+
 def uniform(rng: np.random.Generator, shape, lo=0.0, hi=1.0, dtype=np.float32) -> np.ndarray:
     return rng.uniform(lo, hi, shape).astype(dtype)
 
