@@ -26,12 +26,6 @@ int64_t signExtend(uint64_t bits, DType t) {
   return static_cast<int64_t>((bits ^ sign) - sign);
 }
 
-int64_t numElements(const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= d;
-  return n;
-}
-
 class Evaluator {
  public:
   Evaluator(const hlo::Module& module, const EvalOptions& options)
@@ -88,7 +82,11 @@ class Evaluator {
       d = it->second;
       v.resized = true;
     }
-    const int64_t n = numElements(v.dims);
+    int64_t n = 1;
+    for (int64_t d : v.dims) {  // checked before multiplying: a malformed shape may be huge
+      if (d < 0 || (d > 0 && n > (options_.maxElements - spent_) / d)) stop();
+      n *= d;
+    }
     spent_ += n;
     if (spent_ > options_.maxElements) stop();
     v.bits.assign(n, 0);

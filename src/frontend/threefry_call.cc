@@ -118,8 +118,12 @@ bool evaluatesToThreefry(const hlo::Module& module, const hlo::Computation& call
     return ds;
   };
   const std::vector<int64_t> tried = resized(dims);
+  constexpr int64_t kMaxTriedElements = 4096;  // many small dims (rank 8 of 16s) are not tried
   int64_t n = 1;
-  for (int64_t d : tried) n *= d;
+  for (int64_t d : tried) {
+    if (d > kMaxTriedElements || n * d > kMaxTriedElements) return false;
+    n *= d;
+  }
 
   for (int run = 0; run < 2; ++run) {
     std::vector<EvalValue> args(4);
