@@ -10,12 +10,15 @@
 #      --check, in the mode the planner chose (thread, block or grid)
 #   4. the seed program timed through loopfuse beside jax.jit: batch 1, vmap 1024, vmap 4096 (the
 #      vmapped ones batch-mapped: one thread per chain)
-#   5. the corpus batch-mapped wherever the analysis allows (LOOPFUSE_BATCH=on)
+#   5. lf.jit on CUDA: tests/python/test_jit_cuda.py with the carried extension (build-gpu/dist/py),
+#      and the seed program through lf.jit beside jax.jit (batch 1 and vmapped over 4096 chains)
 #   6. compute-sanitizer memcheck and racecheck on six programs: five in a block of 32 threads, the
 #      vmapped Langevin sampler batch-mapped
-#   7. the corpus again in one block of 128 threads (the emitter's barriers under real parallelism)
-# Logs go to $OUT (at most 8 files come back): summary.txt build.log tests.log corpus_plan.log
-# timing.log corpus_batch.log sanitizer.log corpus_t128.log.
+#   7. the corpus batch-mapped wherever the analysis allows (LOOPFUSE_BATCH=on)
+#   8. the corpus again in one block of 128 threads (the emitter's barriers under real parallelism)
+# Logs go to $OUT (at most 8 files come back): summary.txt build.log tests.log (gtests, then
+# pytest) corpus_plan.log timing.log (step 4, then step 5's) sanitizer.log corpus_batch.log
+# corpus_t128.log.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -23,7 +26,7 @@ OUT=${OUT:-$ROOT/gpu-out}
 mkdir -p "$OUT"
 DIST=${LF_GPU_DIST:-$ROOT/build-gpu/dist}
 WORK=$(mktemp -d /tmp/lfcheck.XXXX)
-BUDGET=${LF_CHECK_BUDGET_S:-270}
+BUDGET=${LF_CHECK_BUDGET_S:-300}
 START=$(date +%s)
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY"
@@ -184,8 +187,50 @@ else
   row "timing" "skipped (time)"
 fi
 
-# --- 5. the corpus batch-mapped --------------------------------------------------------------
-if time_left; then corpus batch corpus_batch.log 60; else row "corpus, batch-mapped" "skipped (time)"; fi
+# --- 5. lf.jit on CUDA ---------------------------------------------------------------------------
+# The package as a user meets it: this tree's Python files beside the extension prepare.sh carried
+# (built here against this machine's jax 0.11.2, CUDA handler included), run by XLA's FFI.
+jit_step() {
+  local core
+  core=$(ls "$DIST"/py/_core*.so 2>/dev/null | head -1)
+  if [ -z "$core" ]; then
+    row "lf.jit on CUDA" "skipped (no $DIST/py/_core*.so: see prepare.sh)"
+    return
+  fi
+  mkdir -p "$WORK/py/loopfuse"
+  ln -s "$ROOT"/python/loopfuse/*.py "$WORK/py/loopfuse/"
+  ln -s "$core" "$WORK/py/loopfuse/"
+  local pypath=$WORK/py
+  # pytest: this machine's own, else the copy prepare.sh carried (pure Python).
+  python3 -c 'import pytest' 2>/dev/null || pypath=$pypath:$DIST/py/site
+  {
+    echo
+    echo "== lf.jit on CUDA: pytest tests/python/test_jit_cuda.py"
+    JAX_PLATFORMS=cuda,cpu XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONPATH=$pypath \
+      timeout 200 python3 -m pytest -q -p no:cacheprovider -rfEs tests/python/test_jit_cuda.py
+  } >>"$OUT/tests.log" 2>&1
+  local result
+  result=$(grep -E '[0-9]+ (passed|failed|error|skipped)' "$OUT/tests.log" | tail -1 | tr -d '=')
+  row "lf.jit pytest (CUDA)" "${result:-no result (see tests.log)}"
+  time_left || { row "lf.jit seed timing" "skipped (time)"; return; }
+  {
+    echo
+    echo "== lf.jit: the seed program through lf.jit beside jax.jit"
+    XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONPATH=$pypath timeout 150 \
+      python3 tests/gpu/seed_jax.py --lf --time 1 4096 --repeat 3 2>&1 | grep -v '^WARNING' |
+      sed 's/^/jit-step /'
+  } >>"$OUT/timing.log" 2>&1
+  local b l j c a
+  for b in 1 4096; do
+    l=$(grep "^jit-step lfjit batch $b " "$OUT/timing.log" | awk '{print $6}')
+    j=$(grep "^jit-step jax batch $b " "$OUT/timing.log" | awk '{print $6}')
+    c=$(grep "^jit-step lfjit batch $b " "$OUT/timing.log" | awk '{print $10}')
+    a=$(grep "^jit-step lfjit batch $b " "$OUT/timing.log" | awk '{print $12}')
+    row "lf.jit seed, batch $b" "$(awk -v l="${l:-0}" -v j="${j:-0}" -v c="${c:--}" -v a="${a:-?}" \
+      'BEGIN { if (l > 0 && j > 0) printf "lf.jit %s ms, jax.jit %s ms (%.1fx), first call %s s, agree %s", l, j, j / l, c, a; else print "no result (see timing.log)" }')"
+  done
+}
+if time_left; then jit_step; else row "lf.jit on CUDA" "skipped (time)"; fi
 
 # --- 6. compute-sanitizer ----------------------------------------------------------------------
 # name:mode, mode "block32" (a block of 32 threads) or "plan" (the planner's launch).
@@ -207,7 +252,7 @@ if time_left && command -v compute-sanitizer >/dev/null; then
       echo "=== $tool $p" >>"$OUT/sanitizer.log"
       env=()
       [ "$mode" = block32 ] && env=(LOOPFUSE_CUDA_MODE=block LOOPFUSE_CUDA_BLOCK_THREADS=32)
-      env "${env[@]}" timeout 90 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      env "${env[@]}" timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 9 \
         --print-limit 10 "$LF" run "$f" --inputs "$npz" --target cuda >"$WORK/san.log" 2>&1
       rc=$?
       tail -n 30 "$WORK/san.log" >>"$OUT/sanitizer.log"
@@ -219,7 +264,10 @@ else
   row "compute-sanitizer" "skipped ($(command -v compute-sanitizer >/dev/null && echo time || echo 'not installed'))"
 fi
 
-# --- 7. the corpus in a block of 128 threads ---------------------------------------------------
+# --- 7. the corpus batch-mapped --------------------------------------------------------------
+if time_left; then corpus batch corpus_batch.log 40; else row "corpus, batch-mapped" "skipped (time)"; fi
+
+# --- 8. the corpus in a block of 128 threads ---------------------------------------------------
 if time_left; then corpus 128 corpus_t128.log 30; else row "corpus, 128 threads" "skipped (time)"; fi
 
 finish

@@ -9,6 +9,11 @@
 #                                                         the GPU image may lack them)
 #   dist/cache/                                           CUBINs of every corpus program for sm_90,
 #                                                         so the GPU's minutes go to running
+#   dist/py/_core*.so, dist/py/site/                      the Python extension (lf.jit, check.sh's
+#                                                         step 5), rebuilt in build-python/ from
+#                                                         scripts/setup.sh's install, and pytest's
+#                                                         pure-Python files (that machine may lack
+#                                                         pytest; it has jax 0.11.2 and Python 3.12)
 # Prints dist's size: the working tree plus carried paths must stay under 64 MiB.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,6 +38,27 @@ for bin in "$DIST/loopfuse" "$DIST/test_runtime" "$DIST/lf_cuda_tool"; do
   ldd "$bin" | awk '/=> \// {print $3}'
 done | sort -u | grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
   while read -r lib; do cp -L "$lib" "$DIST/lib/"; done
+
+# The extension for lf.jit: the editable install's build folder (scripts/setup.sh), brought up to
+# date with this tree, then copied with what pytest needs. Without it check.sh skips step 5.
+PYBUILD=$(ls -d "$ROOT"/build-python/pip-cp312-* 2>/dev/null | head -1)
+if [ -n "$PYBUILD" ] && [ -x "$ROOT/.venv/bin/python" ]; then
+  cmake --build "$PYBUILD" --target _core -j"$JOBS"
+  mkdir -p "$DIST/py/site"
+  core=$(ls "$PYBUILD"/python/_core*.so | head -1)
+  cp "$core" "$DIST/py/"
+  strip "$DIST/py/$(basename "$core")"
+  ldd "$core" | awk '/=> \// {print $3}' |
+    grep -Ev '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' |
+    while read -r lib; do cp -L "$lib" "$DIST/lib/"; done
+  site=$("$ROOT/.venv/bin/python" -c 'import os, pytest; print(os.path.dirname(os.path.dirname(pytest.__file__)))')
+  for module in pytest _pytest pluggy iniconfig packaging py.py; do
+    cp -r "$site/$module" "$DIST/py/site/"
+  done
+  find "$DIST/py/site" -name __pycache__ -prune -exec rm -rf {} +
+else
+  echo "no build-python/pip-cp312-* or .venv: run scripts/setup.sh first, or check.sh skips lf.jit"
+fi
 
 LOOPFUSE_CACHE_DIR="$DIST/cache" "$DIST/lf_cuda_tool" warm-cache sm_90 "$ROOT"/tests/programs/*.hlo |
   grep -v ' ok ' || true

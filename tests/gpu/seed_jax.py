@@ -10,7 +10,10 @@ x64 like the corpus's seed_x64. `--self-test` checks this copy against the corpu
 
 --lower B writes DIR/seed_vmapB.hlo (lowered for the default backend: the GPU's HLO there) and
 DIR/seed_vmapB.npz (input_*, and output_* computed by JAX on that backend) for loopfuse;
---time B... prints one line per batch: `jax batch B median_ms M runs N`.
+--time B... prints one line per batch: `jax batch B median_ms M runs N`; with --lf, also
+`lfjit batch B median_ms M runs N compile_s C agree A` for the same function through loopfuse.jit
+(the user's path: an XLA FFI call launching one CUDA kernel on XLA's stream), its outputs compared
+with jax.jit's on the same device (tests/programs/tolerances.py's f64 tolerance, widened 100x).
 """
 
 import argparse
@@ -80,22 +83,45 @@ def lower(batch, out_dir):
     print(f"lowered {name} for {jax.default_backend()}", flush=True)
 
 
-def time_batch(batch, repeat):
-    fn, (weights, rngs, iterations) = seed_inputs(batch)
-    jitted = jax.jit(fn)
-    # A short run compiles the same executable (maximum_iterations is traced, not static).
-    jax.block_until_ready(jitted(weights, rngs, 10))
+def _median_ms(jitted, args, repeat):
     runs = []
     for _ in range(repeat):
         start = time.perf_counter()
-        jax.block_until_ready(jitted(weights, rngs, iterations))
+        jax.block_until_ready(jitted(*args))
         runs.append((time.perf_counter() - start) * 1e3)
         if sum(runs) > 20e3:  # XLA takes seconds per call here: a few runs are enough
             break
     runs.sort()
+    return runs[len(runs) // 2], len(runs)
+
+
+def time_batch(batch, repeat, with_lf):
+    fn, (weights, rngs, iterations) = seed_inputs(batch)
+    jitted = jax.jit(fn)
+    # A short run compiles the same executable (maximum_iterations is traced, not static).
+    jax.block_until_ready(jitted(weights, rngs, 10))
+    median, runs = _median_ms(jitted, (weights, rngs, iterations), repeat)
     print(
-        f"jax batch {batch} median_ms {runs[len(runs) // 2]:.4g} runs {len(runs)} "
-        f"backend {jax.default_backend()}",
+        f"jax batch {batch} median_ms {median:.4g} runs {runs} backend {jax.default_backend()}",
+        flush=True,
+    )
+    if not with_lf:
+        return
+    import loopfuse as lf  # only here: the jax-only steps must not need the extension
+
+    compiled = lf.jit(fn, fallback="error")
+    start = time.perf_counter()
+    got = jax.block_until_ready(compiled(weights, rngs, iterations))  # compiles, then runs
+    compile_s = time.perf_counter() - start
+    want = jitted(weights, rngs, iterations)
+    agree = all(
+        np.allclose(np.asarray(g), np.asarray(w), rtol=1e-10, atol=1e-12)
+        for g, w in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want))
+    )
+    median, runs = _median_ms(compiled, (weights, rngs, iterations), repeat)
+    print(
+        f"lfjit batch {batch} median_ms {median:.4g} runs {runs} compile_s {compile_s:.3g} "
+        f"agree {agree} target {compiled.lower(weights, rngs, iterations).target}",
         flush=True,
     )
 
@@ -119,6 +145,7 @@ def main():
     parser.add_argument("--lower", type=int, nargs="*", default=[])
     parser.add_argument("--time", type=int, nargs="*", default=[])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--lf", action="store_true", help="time loopfuse.jit beside jax.jit")
     parser.add_argument("--self-test", metavar="CORPUS_DIR")
     args = parser.parse_args()
     jax.config.update("jax_enable_x64", True)
@@ -127,7 +154,7 @@ def main():
     for batch in args.lower:
         lower(batch, args.out)
     for batch in args.time:
-        time_batch(batch, args.repeat)
+        time_batch(batch, args.repeat, args.lf)
     return 0
 
 

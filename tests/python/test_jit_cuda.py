@@ -3,8 +3,9 @@
 Two halves:
   - everywhere: the handler is built and registered for platform CUDA, and asking for CUDA where
     JAX has no CUDA device (or there is no driver) falls back to XLA with a warning that says so;
-  - on a GPU only (skipped elsewhere): five corpus programs, a gradient and the seed program run
-    through lf.jit as CUDA kernels and equal jax.jit on the same GPU.
+  - on a GPU only (skipped elsewhere): five corpus programs, a gradient, and the seed program
+    (as written and vmapped over 256 chains) run through lf.jit as CUDA kernels and equal jax.jit
+    on the same GPU. tests/gpu/check.sh runs this file on a lent GPU.
 
 conftest.py sets JAX_PLATFORMS=cpu unless it is set, so on a GPU machine run
 
@@ -200,6 +201,25 @@ def test_seed_program_on_cuda_matches_jax() -> None:
     # f64 tolerance, widened: XLA:GPU and NVRTC's libdevice may round exp/log1p differently.
     assert_close(actual, expected, what="seed", scale=100.0)
     assert_close(again, actual, what="seed, second run")
+
+
+@requires_gpu
+def test_vmapped_seed_on_cuda_matches_jax() -> None:
+    # jax.vmap of the lf.jit function: the batching rule compiles the vmapped program (256 chains,
+    # each its own key) into one kernel; the reference is jax.jit of the vmapped function.
+    with jax.enable_x64(True):
+        weights, rng, _ = _seed_inputs()
+        keys = split(rng, 256)
+        in_axes = (None, 0, None)
+        expected = jax.jit(jax.vmap(seed_infer_encoding, in_axes=in_axes), static_argnums=2)(
+            weights, keys, 2000
+        )
+        compiled = lf.jit(seed_infer_encoding, fallback="error")
+        actual = jax.vmap(compiled, in_axes=in_axes)(weights, keys, 2000)
+    assert _on_gpu(actual)
+    assert np.all(np.asarray(actual[2]) == 2000)
+    assert_close(actual, expected, what="vmapped seed", scale=100.0)
+    assert compiled.fallback_count == 0
 
 
 @requires_gpu
