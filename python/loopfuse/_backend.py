@@ -7,6 +7,9 @@ imported (and explain itself) when the extension is missing or the platform is n
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import os
+import pathlib
 import threading
 from typing import Any
 
@@ -151,7 +154,35 @@ def compile_hlo(hlo: str, target: str, name: str) -> CompiledProgram:
     return cached
 
 
+def nvrtc_in_python_packages() -> str | None:
+    """The folder of the libnvrtc that jax's CUDA plugin brought (the nvidia-cuda-nvrtc wheel).
+
+    nvidia/cu13/lib for CUDA 13's wheels, nvidia/cuda_nvrtc/lib for CUDA 12's; None without one.
+    """
+    spec = importlib.util.find_spec("nvidia")  # a namespace package: nothing of it is imported
+    roots = list(spec.submodule_search_locations or []) if spec is not None else []
+    for name in ("libnvrtc.so.13", "libnvrtc.so.12"):
+        for root in roots:
+            found = sorted(pathlib.Path(root).glob(f"*/lib/{name}"))
+            if found:
+                return str(found[0].parent)
+    return None
+
+
+def set_nvrtc_fallback_path() -> None:
+    """Tells the C++ runtime where pip's NVRTC is, searched after any CUDA toolkit's.
+
+    src/runtime/nvrtc.cc reads $LOOPFUSE_NVRTC_FALLBACK_PATH when it first opens NVRTC (the first
+    CUDA compile, in lf.jit or in the FFI handler), which is after this import.
+    """
+    if "LOOPFUSE_NVRTC_FALLBACK_PATH" not in os.environ:
+        folder = nvrtc_in_python_packages()
+        if folder is not None:
+            os.environ["LOOPFUSE_NVRTC_FALLBACK_PATH"] = folder
+
+
 # At import: a process that runs an XLA program compiled earlier (jax's persistent compilation
 # cache, jax.export) calls the handler without ever tracing lf.jit.
 if _core is not None:
+    set_nvrtc_fallback_path()
     register_ffi_targets()

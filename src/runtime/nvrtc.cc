@@ -8,6 +8,39 @@
 
 namespace lf::runtime {
 namespace {
+const char* const kLibraryNames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+}  // namespace
+
+std::vector<std::string> nvrtcCandidatePaths() {
+  std::vector<std::string> candidates;
+  auto addFolder = [&](std::string folder) {
+    if (folder.empty()) return;
+    if (folder.back() != '/') folder += '/';
+    for (const char* name : kLibraryNames) candidates.push_back(folder + name);
+  };
+  // A variable naming the library itself or the folder that holds it.
+  auto addFromEnv = [&](const char* variable) {
+    const char* env = std::getenv(variable);
+    if (!env || !*env) return;
+    const std::string path = env;
+    if (path.find(".so") != std::string::npos)
+      candidates.push_back(path);
+    else
+      addFolder(path);
+  };
+  addFromEnv("LOOPFUSE_NVRTC_PATH");
+  for (const char* name : kLibraryNames) candidates.push_back(name);  // the loader's search path
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home) {
+    addFolder(std::string(home) + "/lib64");
+  }
+  addFolder("/usr/local/cuda/lib64");
+  // Last: a pip-installed CUDA's copy (python/loopfuse/_backend.py sets it), so an installed
+  // toolkit keeps precedence.
+  addFromEnv("LOOPFUSE_NVRTC_FALLBACK_PATH");
+  return candidates;
+}
+
+namespace {
 
 // The few NVRTC entry points used, declared by hand so that no CUDA header is needed to build.
 typedef int NvrtcStatus;  // nvrtcResult; 0 is NVRTC_SUCCESS
@@ -32,30 +65,6 @@ struct NvrtcApi {
   NvrtcStatus (*getCubin)(NvrtcProgram, char*) = nullptr;
 };
 
-const char* const kLibraryNames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-
-std::vector<std::string> candidatePaths() {
-  std::vector<std::string> candidates;
-  auto addFolder = [&](std::string folder) {
-    if (folder.empty()) return;
-    if (folder.back() != '/') folder += '/';
-    for (const char* name : kLibraryNames) candidates.push_back(folder + name);
-  };
-  if (const char* env = std::getenv("LOOPFUSE_NVRTC_PATH"); env && *env) {
-    const std::string path = env;
-    if (path.find(".so") != std::string::npos)
-      candidates.push_back(path);
-    else
-      addFolder(path);
-  }
-  for (const char* name : kLibraryNames) candidates.push_back(name);  // the loader's search path
-  if (const char* home = std::getenv("CUDA_HOME"); home && *home) {
-    addFolder(std::string(home) + "/lib64");
-  }
-  addFolder("/usr/local/cuda/lib64");
-  return candidates;
-}
-
 template <class F>
 bool bind(void* handle, const char* name, F& fn) {
   fn = reinterpret_cast<F>(dlsym(handle, name));
@@ -64,7 +73,7 @@ bool bind(void* handle, const char* name, F& fn) {
 
 NvrtcApi loadApi() {
   NvrtcApi api;
-  for (const std::string& path : candidatePaths()) {
+  for (const std::string& path : nvrtcCandidatePaths()) {
     api.searched += (api.searched.empty() ? "" : ", ") + path;
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) continue;

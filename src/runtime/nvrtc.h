@@ -16,9 +16,15 @@ struct NvrtcOutput {
 };
 
 // True when a libnvrtc could be opened. Searched in order: $LOOPFUSE_NVRTC_PATH (the library
-// itself or a folder holding it, e.g. site-packages/nvidia/cuda_nvrtc/lib), the loader's path,
-// $CUDA_HOME/lib64, /usr/local/cuda/lib64; names libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so.
+// itself or a folder holding it, e.g. site-packages/nvidia/cu13/lib), the loader's path,
+// $CUDA_HOME/lib64, /usr/local/cuda/lib64, then $LOOPFUSE_NVRTC_FALLBACK_PATH (same form; the
+// Python package sets it to the nvidia-cuda-nvrtc wheel that jax[cuda] installs, so a machine
+// with no CUDA toolkit compiles with that); names libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so.
 bool nvrtcAvailable();
+
+// The paths nvrtcAvailable tries, in that order, from the environment as it is now (the library
+// is opened once per process, at the first use).
+std::vector<std::string> nvrtcCandidatePaths();
 
 // "major.minor" of the NVRTC found (part of the compile-cache key); empty when none.
 std::string nvrtcVersion();

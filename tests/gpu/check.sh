@@ -206,7 +206,7 @@ jit_step() {
   {
     echo
     echo "== lf.jit on CUDA: pytest tests/python/test_jit_cuda.py"
-    JAX_PLATFORMS=cuda,cpu XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONPATH=$pypath \
+    JAX_PLATFORMS=${LF_CHECK_JAX_PLATFORMS:-cuda,cpu} XLA_PYTHON_CLIENT_PREALLOCATE=false PYTHONPATH=$pypath \
       timeout 200 python3 -m pytest -q -p no:cacheprovider -rfEs tests/python/test_jit_cuda.py
   } >>"$OUT/tests.log" 2>&1
   local result

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import os
+import pathlib
 import sys
 import warnings
 
@@ -64,6 +66,28 @@ def test_cuda_handler_is_built_and_registered_for_cuda() -> None:
     # A CPU-only jaxlib keeps the registration for a CUDA plugin that may load later.
     pending = [entry[0] for entry in xla_client._custom_callback.get("CUDA", [])]
     assert _backend.FFI_TARGETS["cuda"] in pending
+
+
+def test_nvrtc_of_the_cuda_wheels_is_the_runtimes_fallback(
+    tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # jax[cuda13] brings NVRTC as site-packages/nvidia/cu13/lib/libnvrtc.so.13 (CUDA 12's wheels:
+    # nvidia/cuda_nvrtc/lib/libnvrtc.so.12); a machine with no toolkit compiles with that copy.
+    # The C++ side (searched after any toolkit) is tests/runtime/nvrtc_prelude_test.cc's.
+    cu12 = tmp_path / "nvidia" / "cuda_nvrtc" / "lib"
+    cu13 = tmp_path / "nvidia" / "cu13" / "lib"
+    for folder, name in ((cu12, "libnvrtc.so.12"), (cu13, "libnvrtc.so.13")):
+        folder.mkdir(parents=True)
+        (folder / name).write_bytes(b"")
+    monkeypatch.delitem(sys.modules, "nvidia", raising=False)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert _backend.nvrtc_in_python_packages() == str(cu13)  # the newer first
+    monkeypatch.delenv("LOOPFUSE_NVRTC_FALLBACK_PATH", raising=False)
+    _backend.set_nvrtc_fallback_path()
+    assert os.environ["LOOPFUSE_NVRTC_FALLBACK_PATH"] == str(cu13)
+    monkeypatch.setenv("LOOPFUSE_NVRTC_FALLBACK_PATH", "/chosen/by/the/user")
+    _backend.set_nvrtc_fallback_path()
+    assert os.environ["LOOPFUSE_NVRTC_FALLBACK_PATH"] == "/chosen/by/the/user"
 
 
 @pytest.mark.skipif(HAS_CUDA, reason="JAX has a CUDA device here")

@@ -3,10 +3,12 @@
 // takes; the grid-mode barrier compiles too. Skipped only when no libnvrtc can be opened.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "codegen/prelude_sources.h"
+#include "runtime/cpu_program_builder.h"
 #include "runtime/nvrtc.h"
 
 namespace {
@@ -175,6 +177,44 @@ TEST(NvrtcPrelude, ReportsErrorsInTheLog) {
 TEST(NvrtcPrelude, VersionIsKnownWhenAvailable) {
   if (!lf::runtime::nvrtcAvailable()) GTEST_SKIP() << "libnvrtc not found";
   EXPECT_NE(lf::runtime::nvrtcVersion().find('.'), std::string::npos);
+}
+
+// Where NVRTC is looked for: the explicit path first, a pip wheel's copy (set by the Python
+// package) only after the loader's path and the toolkit folders, so an installed toolkit wins.
+TEST(NvrtcSearch, ExplicitPathFirstPipFallbackLast) {
+  lf::testing::ScopedEnv env({{"LOOPFUSE_NVRTC_PATH", "/opt/explicit/libnvrtc.so.12"},
+                              {"CUDA_HOME", "/opt/toolkit"},
+                              {"LOOPFUSE_NVRTC_FALLBACK_PATH", "/site-packages/nvidia/cu13/lib"}});
+  const std::vector<std::string> paths = lf::runtime::nvrtcCandidatePaths();
+  ASSERT_FALSE(paths.empty());
+  EXPECT_EQ(paths.front(), "/opt/explicit/libnvrtc.so.12");
+  EXPECT_EQ(paths[1], "libnvrtc.so.13");  // the loader's path
+  auto at = [&](const std::string& p) {
+    return std::find(paths.begin(), paths.end(), p) - paths.begin();
+  };
+  const auto toolkit = at("/opt/toolkit/lib64/libnvrtc.so.13");
+  const auto usrLocal = at("/usr/local/cuda/lib64/libnvrtc.so.13");
+  const auto pip13 = at("/site-packages/nvidia/cu13/lib/libnvrtc.so.13");
+  const auto pip12 = at("/site-packages/nvidia/cu13/lib/libnvrtc.so.12");
+  ASSERT_LT(pip12, static_cast<long>(paths.size()));
+  EXPECT_LT(toolkit, usrLocal);
+  EXPECT_LT(usrLocal, pip13);
+  EXPECT_LT(pip13, pip12);
+  EXPECT_EQ(paths.back(), "/site-packages/nvidia/cu13/lib/libnvrtc.so");
+}
+
+TEST(NvrtcSearch, UnsetVariablesAddNothing) {
+  // Empty counts as unset.
+  lf::testing::ScopedEnv env(
+      {{"LOOPFUSE_NVRTC_PATH", ""}, {"CUDA_HOME", ""}, {"LOOPFUSE_NVRTC_FALLBACK_PATH", ""}});
+  const std::vector<std::string> paths = lf::runtime::nvrtcCandidatePaths();
+  const std::vector<std::string> expected = {"libnvrtc.so.13",
+                                             "libnvrtc.so.12",
+                                             "libnvrtc.so",
+                                             "/usr/local/cuda/lib64/libnvrtc.so.13",
+                                             "/usr/local/cuda/lib64/libnvrtc.so.12",
+                                             "/usr/local/cuda/lib64/libnvrtc.so"};
+  EXPECT_EQ(paths, expected);
 }
 
 }  // namespace
