@@ -16,6 +16,9 @@ namespace lf::runtime {
 struct HostArray {
   ir::Type type;
   std::vector<uint8_t> data;  // type.byteSize() bytes
+  // The trailing dimension of 2 holds the (real, imaginary) pairs of a complex array (read from a
+  // complex .npy): compareArrays then also accepts an error small beside the complex modulus.
+  bool complexPairs = false;
 };
 
 // Wrong inputs at run time (count, dtype, shape): the message names the parameter.

@@ -205,6 +205,7 @@ HostArray parseNpy(std::string_view bytes, const std::string& what) {
     // type with a trailing dimension of 2, the same bytes.
     array.type.dtype = kindAndSize == "c8" ? DType::F32 : DType::F64;
     header.shape.push_back(2);
+    array.complexPairs = true;
   } else {
     array.type.dtype = parseDescr(header.descr, what);
   }

@@ -24,7 +24,12 @@ struct Tolerance {
 //   f32 rtol 1e-5  atol 1e-6    (eps 1.2e-7: about 80 ulp, room for error growth in loops)
 //   f16 rtol 4e-3  atol 1e-3    (eps 9.8e-4: about 4 ulp)
 //   bf16 rtol 3e-2 atol 1e-2    (eps 7.8e-3: about 4 ulp)
-// A complex output is its f32 / f64 (real, imaginary) pairs, compared with the parts' tolerance.
+// A complex output is its f32 / f64 (real, imaginary) pairs, compared with the parts' tolerance;
+// when the expected array came from a complex .npy (HostArray::complexPairs), a pair also matches
+// when |a - e| <= atol + rtol * |e| in complex moduli (numpy.isclose's rule for complex): a part
+// that cancels to near zero beside a large other part (pow(-1e-20-40i, 1) has a real part of
+// 40 * cos(fl(pi/2)), a few 1e-6 of either sign) is judged against the number's size, as
+// libraries state complex accuracy.
 // Fourier transforms: the pytest suite scales the tolerance by the output's largest magnitude
 // (tests/programs/tolerances.py, fft_scale); the corpus's fft programs normalize instead.
 Tolerance toleranceFor(DType dtype);

@@ -100,6 +100,8 @@ TEST(NpzRead, ComplexArraysReadAsTheirPairs) {
   EXPECT_EQ(m["w"].type.dtype, DType::F64);
   EXPECT_EQ(m["w"].type.dims, (std::vector<int64_t>{2}));
   EXPECT_EQ(values<double>(m["w"]), (std::vector<double>{0.25, -1.0}));
+  EXPECT_TRUE(m["z"].complexPairs);  // so --check compares them as complex numbers too
+  EXPECT_TRUE(m["w"].complexPairs);
 }
 
 // Expects readNpz(file) to throw an NpzError whose message contains every one of `parts`.

@@ -133,5 +133,30 @@ TEST(Compare, F64IsTighterThanF32) {
   EXPECT_FALSE(compareArrays(array<double>(DType::F64, {1}, {1.0 + 1e-9}), e).ok());
 }
 
+// pow(-1e-20-40i, 1) in f32: XLA:CPU gave 3.02e-6-40i, the GPU's libdevice -1.75e-6-40i (40 *
+// cos(fl(pi/2)) of either sign). Part by part the real parts are far apart (f32's atol is 1e-6);
+// beside the modulus 40 the error 4.8e-6 is 1.2e-7 relative, inside f32's rtol 1e-5.
+TEST(Compare, ComplexPairsAlsoMatchWithinTheirModulus) {
+  auto c64 = [](std::vector<float> parts, bool complexPairs) {
+    const int64_t n = static_cast<int64_t>(parts.size()) / 2;
+    HostArray a = array(DType::F32, {n, 2}, std::move(parts));
+    a.complexPairs = complexPairs;
+    return a;
+  };
+  const HostArray gpu = c64({-1.74846e-6f, -40.0f, 1.0f, 2.0f}, false);
+  EXPECT_TRUE(compareArrays(gpu, c64({3.019916e-6f, -40.0f, 1.0f, 2.0f}, true)).ok());
+  // The same numbers as plain f32 pairs (not from a complex .npy): part by part, one mismatch.
+  const ArrayComparison plain = compareArrays(gpu, c64({3.019916e-6f, -40.0f, 1.0f, 2.0f}, false));
+  EXPECT_EQ(plain.mismatches, 1);
+  EXPECT_EQ(plain.firstMismatch, 0);
+  // An error large beside the modulus still fails: 1e-3 on a number of size 40 is 2.5e-5.
+  const ArrayComparison far =
+      compareArrays(c64({1e-3f, -40.0f, 1.0f, 2.0f}, false), c64({0.0f, -40.0f, 1.0f, 2.0f}, true));
+  EXPECT_EQ(far.mismatches, 1);
+  // Non-finite parts keep the part-by-part rule: inf matches only inf, NaN only NaN.
+  EXPECT_EQ(compareArrays(c64({kInf, 1.0f}, false), c64({3e38f, 1.0f}, true)).mismatches, 1);
+  EXPECT_TRUE(compareArrays(c64({kNaN, 1.0f}, false), c64({kNaN, 1.0f}, true)).ok());
+}
+
 }  // namespace
 }  // namespace lf::runtime
