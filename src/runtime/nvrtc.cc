@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -132,7 +133,14 @@ std::string nvrtcVersion() {
 }
 
 std::vector<std::string> nvrtcDefaultOptions(const std::string& arch) {
-  return {"--gpu-architecture=" + arch, "-std=c++17", "--fmad=false"};
+  std::vector<std::string> options = {"--gpu-architecture=" + arch, "-std=c++17", "--fmad=false"};
+  // $LOOPFUSE_NVRTC_OPTIONS: more options, separated by white space (e.g.
+  // "--ptxas-options=-O1" to rule out a code generator problem). They are part of the cache key.
+  if (const char* extra = std::getenv("LOOPFUSE_NVRTC_OPTIONS"); extra != nullptr) {
+    std::istringstream words(extra);
+    for (std::string word; words >> word;) options.push_back(word);
+  }
+  return options;
 }
 
 namespace {

@@ -30,7 +30,8 @@ std::vector<std::string> nvrtcCandidatePaths();
 std::string nvrtcVersion();
 
 // The options every compile gets: the virtual architecture, C++17, and --fmad=false so that a
-// * b + c rounds twice as on the CPU target (no contraction; no fast-math either).
+// * b + c rounds twice as on the CPU target (no contraction; no fast-math either); then those of
+// $LOOPFUSE_NVRTC_OPTIONS (white-space separated), which the compile cache's key includes.
 std::vector<std::string> nvrtcDefaultOptions(const std::string& arch);
 
 // Compiles one self-contained source (prelude + kernel; no #include) for `arch`, a virtual

@@ -217,4 +217,13 @@ TEST(NvrtcSearch, UnsetVariablesAddNothing) {
   EXPECT_EQ(paths, expected);
 }
 
+TEST(NvrtcSearch, ExtraOptionsFromTheEnvironmentFollowTheDefaults) {
+  lf::testing::ScopedEnv env(lf::testing::ScopedEnv::Vars{
+      {"LOOPFUSE_NVRTC_OPTIONS", "  --ptxas-options=-O1   -lineinfo "}});
+  const std::vector<std::string> options = lf::runtime::nvrtcDefaultOptions("sm_90");
+  const std::vector<std::string> expected = {"--gpu-architecture=sm_90", "-std=c++17",
+                                             "--fmad=false", "--ptxas-options=-O1", "-lineinfo"};
+  EXPECT_EQ(options, expected);
+}
+
 }  // namespace
