@@ -8,6 +8,7 @@
 #   2. the CUDA gtests (tests/runtime/cuda_runtime_test.cc) with the GPU present
 #   3. every corpus program (tests/programs/*.hlo and *.cuda.hlo): loopfuse run --target cuda
 #      --check, in the mode the planner chose (thread, block or grid)
+#      and the five denormal edge programs against jax.jit on this GPU (tests/gpu/gpu_expected.py)
 #   4. the seed program timed through loopfuse beside jax.jit: batch 1, vmap 1024, vmap 4096 (the
 #      vmapped ones batch-mapped: one thread per chain)
 #   5. lf.jit on CUDA: tests/python/test_jit_cuda.py with the carried extension (build-gpu/dist/py),
@@ -151,6 +152,31 @@ corpus() {  # threads, log name, timeout per program
 DENORMAL_EDGES="elementwise_edge_values|elementwise_binary_edges|elementwise_f64_edges|elementwise_rounding|convert_float_to_int"
 
 if time_left; then corpus plan corpus_plan.log 60; else row "corpus, planned modes" "skipped (time)"; fi
+
+# The same denormal edge programs against jax.jit on THIS GPU (XLA:GPU keeps denormals too):
+# gpu_expected.py writes their inputs with XLA:GPU's outputs; the log is appended to corpus_plan.log.
+if time_left; then
+  edges=${DENORMAL_EDGES//|/ }
+  {
+    echo
+    echo "== the denormal edge programs against jax.jit on this GPU"
+    XLA_PYTHON_CLIENT_PREALLOCATE=false timeout 120 python3 tests/gpu/gpu_expected.py \
+      --out "$WORK/gpu_expected" $edges 2>&1 | grep -v '^WARNING'
+  } >>"$OUT/corpus_plan.log"
+  pass=0 total=0 bad=""
+  for name in $edges; do
+    total=$((total + 1))
+    if [ -f "$WORK/gpu_expected/$name.npz" ] &&
+      timeout 60 "$LF" run "tests/programs/$name.hlo" --inputs "$WORK/gpu_expected/$name.npz" \
+        --target cuda --check >"$WORK/edge.log" 2>&1; then
+      pass=$((pass + 1))
+    else
+      bad="$bad $name"
+      { echo "=== against XLA:GPU: $name"; tail -n 20 "$WORK/edge.log"; } >>"$OUT/corpus_plan.log"
+    fi
+  done
+  row "denormal edges vs jax.jit on GPU" "$pass/$total pass${bad:+; not:$bad}"
+fi
 
 # --- 4. timing: the seed program, loopfuse beside jax.jit --------------------------------------
 if time_left; then
