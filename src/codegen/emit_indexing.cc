@@ -68,6 +68,7 @@ void Emitter::emitDynamicUpdateSlice(const ir::Op& op) {
     endStage(op);
     return;
   }
+  line("LF_NO_UNROLL");  // a ptxas bug otherwise (lf_cuda.h); the loop is plain on the CPU
   openElementLoop(out);
   declareMultiIndex(out->type.dims, "i", "o");
   declareStarts();

@@ -129,6 +129,28 @@ TEST(EmitGolden, WhileLoopCpu) {
   expectGolden("countdown_cpu.cc", kernelPart(k.source));
 }
 
+// A dynamic-update-slice into a parameter (so not in place): each element is the update's or the
+// operand's. On CUDA its loop is kept rolled: NVRTC 13.0's ptxas, unrolling it, took a clamped
+// start's equality test from a VIMNMX.RELU predicate that an H200 sets otherwise (lf_cuda.h).
+constexpr const char* kUpdateRow =
+    R"(HloModule update_row, entry_computation_layout={(f32[6,6]{1,0}, f32[1,6]{1,0}, s32[])->f32[6,6]{1,0}}
+ENTRY main.5 {
+  x.1 = f32[6,6]{1,0} parameter(0)
+  u.2 = f32[1,6]{1,0} parameter(1)
+  i.3 = s32[] parameter(2)
+  zero.4 = s32[] constant(0)
+  ROOT dus.5 = f32[6,6]{1,0} dynamic-update-slice(x.1, u.2, i.3, zero.4)
+}
+)";
+
+TEST(EmitGolden, UpdateRowCudaLoopStaysRolled) {
+  const std::string source = kernelPart(emitHlo(kUpdateRow, Target::Cuda).source);
+  EXPECT_NE(source.find("  LF_NO_UNROLL\n  for (int64_t i = LF_TID; i < 36; i += LF_NTHREADS)"),
+            std::string::npos)
+      << source;
+  expectGolden("update_row_cuda.cu", source);
+}
+
 // The planner's CUDA mode reaches the launch fields and the prelude's macros; LOOPFUSE_CUDA_MODE
 // overrides it and rejects what it does not know.
 TEST(EmitCudaMode, LaunchFieldsAndOverride) {

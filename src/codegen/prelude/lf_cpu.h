@@ -15,6 +15,7 @@
 #define LF_TARGET_CPU 1
 #define LF_DEVICE inline
 #define LF_RESTRICT __restrict__
+#define LF_NO_UNROLL  // (a GPU code generator's workaround: lf_cuda.h)
 #if defined(LF_CPU_THREADS) || defined(LF_CPU_BATCH_THREADS)
 #include <omp.h>
 #endif

@@ -25,6 +25,12 @@ typedef unsigned long long uint64_t;
 #define LF_DEVICE __device__ __forceinline__
 #define LF_RESTRICT __restrict__
 #define LF_SHARED __shared__
+// Before a loop that must not be unrolled. NVRTC 13.0's ptxas miscompiles a dynamic-update-slice
+// whose element loop it unrolls: each position's "inside the window" test becomes an equality with
+// the clamped start, and `clamp(s, 0, hi) == hi` is taken from the predicate output of one
+// `VIMNMX.RELU`, which is wrong on an H200 (shapes_dynamic_update_slice wrote the last row; right
+// at -Xptxas -O0; docs/gpu-runs/README.md).
+#define LF_NO_UNROLL _Pragma("unroll 1")
 #define LF_MAX_ARGS 64
 
 // Passed by value to every kernel (well under the 4 KB parameter limit).
