@@ -48,11 +48,8 @@ if [ -z "$core" ]; then
 fi
 ln -s "$core" "$WORK/py/loopfuse/"
 # Only the carried libraries this machine lacks go on the loader's path.
-for lib in "$CARRY"/lib/*.so*; do
-  [ -e "$lib" ] || continue
-  ldconfig -p | awk '{print $1}' | grep -qxF "$(basename "$lib")" || ln -s "$lib" "$WORK/lib/"
-done
-export LD_LIBRARY_PATH="$WORK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$ROOT/tests/gpu/carried_libs.sh"
+use_carried_libs "$CARRY/lib" "$WORK/lib"
 export PYTHONPATH="$WORK/py${PYTHONPATH:+:$PYTHONPATH}"
 export LOOPFUSE_CACHE_DIR=$WORK/cache
 

@@ -57,12 +57,8 @@ if [ ! -e /work/main ] && [ -w / ]; then mkdir -p /work && ln -s "$ROOT" /work/m
 
 if [ -x "$DIST/loopfuse" ]; then
   # Put on the loader's path only the carried libraries this machine lacks.
-  mkdir -p "$WORK/lib"
-  for lib in "$DIST"/lib/*.so*; do
-    [ -e "$lib" ] || continue
-    ldconfig -p | awk '{print $1}' | grep -qxF "$(basename "$lib")" || ln -s "$lib" "$WORK/lib/"
-  done
-  export LD_LIBRARY_PATH="$WORK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  source "$ROOT/tests/gpu/carried_libs.sh"
+  use_carried_libs "$DIST/lib" "$WORK/lib"
   echo "== carried libraries used: $(ls "$WORK/lib" | tr '\n' ' ')" >>"$OUT/build.log"
   LF=$DIST/loopfuse
   TOOL=$DIST/lf_cuda_tool

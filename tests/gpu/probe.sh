@@ -11,12 +11,8 @@ cd "$ROOT"
 DIST=${LF_GPU_DIST:-$ROOT/build-gpu/dist}
 LF=$DIST/loopfuse
 WORK=$(mktemp -d /tmp/lfprobe.XXXX)
-mkdir -p "$WORK/lib"
-for lib in "$DIST"/lib/*.so*; do
-  [ -e "$lib" ] || continue
-  ldconfig -p | awk '{print $1}' | grep -qxF "$(basename "$lib")" || ln -s "$lib" "$WORK/lib/"
-done
-export LD_LIBRARY_PATH="$WORK/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+source "$ROOT/tests/gpu/carried_libs.sh"
+use_carried_libs "$DIST/lib" "$WORK/lib"
 python3 -c 'import ctypes; l = ctypes.CDLL("libnvrtc.so.13"); a, b = ctypes.c_int(), ctypes.c_int(); l.nvrtcVersion(ctypes.byref(a), ctypes.byref(b)); print(f"probe: NVRTC there {a.value}.{b.value}")' 2>&1 | tail -1
 for name in "$@"; do
   f=tests/programs/$name.hlo
