@@ -39,7 +39,13 @@ if ((full)); then
   # clean here).
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900 \
-    -E 'CorpusCudaPtx|Cubin|CorpusCubin|CorpusCudaEmulated|NvrtcPrelude|SassGuard.NoCorpus'
+    -E 'CorpusCudaPtx|Cubin|CorpusCubin|CorpusCudaEmulated|NvrtcPrelude|NvrtcSearch|KernelResources|SassGuard.NoCorpus'
+  # Tests that load NVRTC, whose threads crash LeakSanitizer's exit-time scan now and then ("Tracer
+  # caught signal 11" after the test passed: the four KernelResources tests under ctest -j2 on
+  # 2026-12-04, none of 4 runs alone): memory and UB checks on, leak checking off.
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900 \
+    -R 'NvrtcPrelude|NvrtcSearch|KernelResources'
 
   step "parser fuzzing (60 s)"
   tests/fuzz/run.sh 60
