@@ -86,8 +86,6 @@ def assert_same_bits(actual: Any, expected: Any, what: str) -> None:
 
 def corpus_programs() -> dict[str, Any]:
     """The corpus registry (tests/programs/registry.py) with every progs_*.py module loaded."""
-    if str(PROGRAMS_DIR) not in sys.path:
-        sys.path.insert(0, str(PROGRAMS_DIR))
     registry = importlib.import_module("registry")
     for path in sorted(PROGRAMS_DIR.glob("progs_*.py")):
         importlib.import_module(path.stem)
@@ -96,8 +94,6 @@ def corpus_programs() -> dict[str, Any]:
 
 def program_config(prog: Any) -> contextlib.AbstractContextManager[None]:
     """The program's jax.config settings and x64 flag, as the corpus generator sets them."""
-    # Only the registry: importing every progs_*.py would need haiku, which a GPU image may lack
-    # (tests/python/test_jit_cuda.py loads the few modules it runs).
-    if str(PROGRAMS_DIR) not in sys.path:
-        sys.path.insert(0, str(PROGRAMS_DIR))
+    # Only the registry (tests/programs is on sys.path since this module's import): importing
+    # every progs_*.py would need haiku, which a GPU image may lack.
     return importlib.import_module("registry").program_config(prog)

@@ -30,7 +30,7 @@ from jax.nn import sigmoid, softplus
 from jax.random import PRNGKey, normal, split
 
 import loopfuse as lf
-from conftest import PROGRAMS_DIR, assert_close, program_config, requires_core
+from conftest import assert_close, program_config, requires_core
 from loopfuse import _backend
 
 pytestmark = requires_core
@@ -130,8 +130,6 @@ GPU_CORPUS = (
 
 def _corpus_program(name: str):
     """One corpus program, importing only the modules without haiku (the GPU image lacks it)."""
-    if str(PROGRAMS_DIR) not in sys.path:
-        sys.path.insert(0, str(PROGRAMS_DIR))
     registry = importlib.import_module("registry")
     for module in ("progs_loops", "progs_reduce", "progs_indexing", "progs_random"):
         importlib.import_module(module)
@@ -250,8 +248,6 @@ def test_vmapped_seed_on_cuda_matches_jax() -> None:
 def test_seed_program_as_the_corpus_registers_it_on_cuda() -> None:
     pytest.importorskip("haiku")
     pytest.importorskip("tjax")
-    if str(PROGRAMS_DIR) not in sys.path:
-        sys.path.insert(0, str(PROGRAMS_DIR))
     importlib.import_module("progs_seed")
     prog = importlib.import_module("registry").PROGRAMS["seed_x64"]
     with program_config(prog):

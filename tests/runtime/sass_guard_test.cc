@@ -27,6 +27,7 @@
 #include "codegen/emit.h"
 #include "frontend/import.h"
 #include "hlo/ast.h"
+#include "hlo/parse_helpers.h"
 #include "passes/pipeline.h"
 #include "runtime/nvrtc.h"
 
@@ -38,13 +39,6 @@ namespace fs = std::filesystem;
 const fs::path& programsDir() {
   static const fs::path dir = fs::path(LF_SOURCE_DIR) / "tests" / "programs";
   return dir;
-}
-
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // nvdisasm: $LOOPFUSE_NVDISASM, the project's .venv (any python3.x, CUDA 12 or 13 wheel), the
@@ -91,7 +85,8 @@ std::vector<std::string> programsWithAnUpdateSlice() {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(programsDir())) {
     if (entry.path().extension() != ".hlo") continue;
-    if (readText(entry.path()).find("dynamic-update-slice(") != std::string::npos)
+    if (hlo::testing::readFile(entry.path().string()).find("dynamic-update-slice(") !=
+        std::string::npos)
       names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
@@ -119,8 +114,8 @@ TEST(SassGuard, NoCorpusUpdateSliceKernelHasAPredicatedMinMax) {
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
     const fs::path path = programsDir() / name;
-    ir::Program program =
-        frontend::importModule(hlo::parseModule(SourceFile(path.string(), readText(path))));
+    ir::Program program = frontend::importModule(
+        hlo::parseModule(SourceFile(path.string(), hlo::testing::readFile(path.string()))));
     passes::runPasses(program);
     const codegen::EmittedKernel kernel = codegen::emit(program, codegen::Target::Cuda);
     const NvrtcOutput out = compileCudaToCubin(kernel.source, "sm_90");
