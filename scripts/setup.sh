@@ -6,7 +6,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 debs=(cmake g++ pkg-config libgtest-dev libcli11-dev libzip-dev nlohmann-json3-dev libxxhash-dev
-      clang-format clang libclang-rt-14-dev)
+      liblapack-dev clang-format clang libclang-rt-14-dev)
 missing=()
 for p in "${debs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "codegen/emitter.h"
+#include "plan/plan.h"
 
 namespace lf::codegen {
 
@@ -46,10 +47,21 @@ void Emitter::emitSvd(const ir::Op& op) {
     return;
   }
   const int mode = !attrs.computeUv ? 0 : attrs.fullMatrices ? 2 : 1;
-  line(T + " work[LF_GESDD_WORK(" + std::to_string(k) + ")];");
+  const std::string ks = std::to_string(k);
+  if (plan::svdWorkInScratch(op)) {
+    // bdsdc's divide and conquer: about 6 k^2 elements per matrix, in the op's scratch.
+    const std::vector<int64_t>& temps = kernel_.opPlan(&op).temps;
+    line(T + "* work = (" + T + "*)(lf_scratch + " + std::to_string(temps.at(0)) +
+         ") + mat * LF_GESDD_WORK(" + ks + ");");
+    line("int32_t* iwork = (int32_t*)(lf_scratch + " + std::to_string(temps.at(1)) +
+         ") + mat * LF_GESDD_IWORK(" + ks + ");");
+  } else {
+    line(T + " work[LF_GESDD_WORK(" + ks + ")];");
+    line("int32_t iwork[LF_GESDD_IWORK(" + ks + ")];");
+  }
   line(at(info, "mat") + " = lf_gesdd(&" + at(work, "base") + ", " + std::to_string(m) + ", " +
-       std::to_string(n) + ", " + std::to_string(mode) + ", &" +
-       at(values, "mat * " + std::to_string(k)) + ", " + u + ", " + vt + ", work);");
+       std::to_string(n) + ", " + std::to_string(mode) + ", &" + at(values, "mat * " + ks) + ", " +
+       u + ", " + vt + ", work, iwork);");
   close();
   barrier();
 }

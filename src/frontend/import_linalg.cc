@@ -256,13 +256,11 @@ Values svd(InstrContext& c, const std::string& target,
   const bool jacobi = target == "cusolver_gesvdj_ffi";
   const char mode = svdMode(c, target, config);
   const int64_t m = a->type.dims[a->type.rank() - 2], n = a->type.dims.back();
-  // gesdd's bidiagonal solver (sbdsdc) switches to divide and conquer past its SMLSIZ, 25, when
-  // vectors are wanted; values alone go to lasdq at any size.
-  const int64_t largest = mode == 'N' ? ir::kSvdValuesMaxRank : ir::kSvdLapackPathMaxRank;
-  if (std::min(m, n) > largest) {
+  // One thread decomposes each matrix (LAPACK's gesdd, lf_svd.h), up to min(m, n) = 1,024.
+  if (std::min(m, n) > ir::kSvdValuesMaxRank) {
     c.fail("unsupported " + target + " of " + std::to_string(m) + " x " + std::to_string(n) +
-           " matrices (loopfuse's svd follows LAPACK's QR-iteration path, up to min(m, n) = " +
-           std::to_string(largest) + (mode == 'N' ? " for values alone)" : " with vectors)"));
+           " matrices (loopfuse's svd decomposes each matrix on one thread, up to min(m, n) = " +
+           std::to_string(ir::kSvdValuesMaxRank) + ")");
   }
   std::vector<ir::Type> declared = c.resultTypes();
   if (declared.size() != 5) c.fail(target + " gives (a, values, u, vt, info)");

@@ -341,11 +341,11 @@ struct OrmqrAttrs {
   bool transpose = false;
   bool operator==(const OrmqrAttrs&) const = default;
 };
-// The largest min(m, n) for which the svd op follows gesdd's own path (bdsdc hands it to lasdq):
-// the vectors' signs are LAPACK's. Values alone (computeUv false) are taken up to
-// kSvdValuesMaxRank, past this size by the bidiagonal reduction and bdsqr with no QR first (the
-// values do not depend on the path).
+// gesdd's bidiagonal solver (bdsdc) runs lasdq (bdsqr) up to this min(m, n), and divide and
+// conquer past it when vectors are wanted (lf_svd_dc.h). Values alone (computeUv false) past it
+// skip gesdd's QR or LQ first (the values do not depend on the path).
 inline constexpr int64_t kSvdLapackPathMaxRank = 25;
+// The largest min(m, n) of an svd op, with or without vectors: one thread decomposes each matrix.
 inline constexpr int64_t kSvdValuesMaxRank = 1024;
 struct SvdAttrs {
   bool computeUv = true;

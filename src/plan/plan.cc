@@ -255,6 +255,13 @@ class Planner {
       p.temps = {allocate(matrices * eighWorkElements(n, complex) * byteSize(a.dtype)),
                  allocate(matrices * eighIntWorkElements(n) * 4)};
     }
+    if (op.kind == ir::OpKind::Svd && svdWorkInScratch(op)) {
+      const ir::Type& a = op.operands[0]->type;
+      const int64_t m = a.dims[a.rank() - 2], n = a.dims.back(), k = std::min(m, n);
+      const int64_t matrices = m * n == 0 ? 0 : a.numElements() / (m * n);
+      p.temps = {allocate(matrices * svdWorkElements(k) * byteSize(a.dtype)),
+                 allocate(matrices * svdIntWorkElements(k) * 4)};
+    }
     if (op.kind == ir::OpKind::Convolution && kernel_.target == Target::Cpu) {
       if (auto pack = convolutionPack(op)) p.temps = {allocate(pack->bytes())};  // the packed lhs
     }

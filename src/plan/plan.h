@@ -12,6 +12,7 @@
 // outputs) writes its update in place. The emitter only follows this plan.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -77,13 +78,28 @@ inline bool eighWorkInScratch(const ir::Op& op, Target target) {
   return target == Target::Cuda || op.operands[0]->type.dims.back() > kEighStackMaxRows;
 }
 
+// The SVD's workspace (lf_svd.h's LF_GESDD_WORK / LF_GESDD_IWORK for min(m, n) = k): elements of
+// the matrix's type, and int32s. bdsdc's divide and conquer (vectors past 25) needs about 6 k^2
+// elements; up to 25 it is an array of the thread that decomposes the matrix, past that it lives
+// in scratch, one workspace per matrix.
+inline int64_t svdWorkElements(int64_t k) {
+  const int64_t bdsdc = k <= 25 ? 6 * k : 2 * k + 5 * (k + 1) * (k + 1) + 8 * (k + 1);
+  return k * k + 4 * k + bdsdc + 1;
+}
+inline int64_t svdIntWorkElements(int64_t k) { return k <= 25 ? 1 : 8 * k + 8; }
+inline bool svdWorkInScratch(const ir::Op& op) {
+  const ir::Type& a = op.operands[0]->type;
+  const int64_t k = std::min(a.dims[a.rank() - 2], a.dims.back());
+  return op.operands.size() == 1 && op.attr<ir::SvdAttrs>().computeUv && k > 25;
+}
+
 // What the plan decided for one op.
 struct OpPlan {
   int stage = -1;  // emission order of the array ops; -1 for ops that emit no loop (fused, aliases)
   // Sort: the two int64 permutation buffers of the merge sort. Convolution on the CPU: the
   // packed lhs of the pixel-vector form (convolution_pack.h). Fft where fftLinesInScratch: each
-  // line's working arrays (and the direct sum's). Eigh where eighWorkInScratch: each matrix's
-  // workspace, then its int32 workspace.
+  // line's working arrays (and the direct sum's). Eigh where eighWorkInScratch, Svd where
+  // svdWorkInScratch: each matrix's workspace, then its int32 workspace.
   std::vector<int64_t> temps;
   // While: per state index, how the state is updated.
   std::vector<StateUpdate> updates;

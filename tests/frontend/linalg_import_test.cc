@@ -128,11 +128,12 @@ TEST(LinalgImport, ErrorsNameTheCall) {
             "custom_call_target=\"lapack_sormqr_ffi\", backend_config={left = true, transpose = "
             "true}",
             "unsupported lapack_sormqr_ffi of f32[200,100] with 100 reflectors"},
-           {"a = f32[26,30] parameter(0)\n  ROOT s = (f32[26,30], f32[26], f32[26,26], f32[26,30], "
-            "s32[]) custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode "
-            "= 83 : ui8}",
-            "unsupported lapack_sgesdd_ffi of 26 x 30 matrices (loopfuse's svd follows LAPACK's "
-            "QR-iteration path, up to min(m, n) = 25 with vectors)"},
+           {"a = f32[1025,1030] parameter(0)\n  ROOT s = (f32[1025,1030], f32[1025], "
+            "f32[1025,1025], "
+            "f32[1025,1030], s32[]) custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", "
+            "backend_config={mode = 83 : ui8}",
+            "unsupported lapack_sgesdd_ffi of 1025 x 1030 matrices (loopfuse's svd decomposes each "
+            "matrix on one thread, up to min(m, n) = 1024)"},
            {"a = f32[6,4] parameter(0)\n  ROOT s = (f32[6,4], f32[4], f32[6,4], f32[4,4], s32[]) "
             "custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 79 : "
             "ui8}",

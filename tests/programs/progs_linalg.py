@@ -279,6 +279,24 @@ def linalg_svd_gauss_newton(t, p0):
 
 
 @program(
+    "linalg_svd_divide_conquer",
+    args=lambda rng: tuple(normal(rng, s, np.float64) for s in [(30, 30), (40, 40), (40,)]),
+    x64=True,
+)
+def linalg_svd_divide_conquer(g1, g2, b):
+    # Past min(m, n) = 25 gesdd's bidiagonal solver (bdsdc) is divide and conquer: lasd0's tree of
+    # lasdq leaves, merged by lasd1..lasd4. A 30 x 28 matrix with singular values 28, 27, ..., 1
+    # (each vector defined up to the sign LAPACK's merges choose): all its vectors (an upper
+    # bidiagonal), the first 28 of its transpose (a lower one); and a least-squares solve of a
+    # 40 x 28 system built on it (a QR first).
+    q1 = jnp.linalg.qr(g1)[0]
+    q2 = jnp.linalg.qr(g2[:28, :28])[0]
+    a = (q1[:, :28] * jnp.arange(28.0, 0.0, -1.0)) @ q2.T
+    tall = jnp.concatenate([a, 0.5 * a[:10]], axis=0)
+    return jnp.linalg.svd(a), jnp.linalg.svd(a.T, full_matrices=False), jnp.linalg.lstsq(tall, b)[0]
+
+
+@program(
     "linalg_ormqr",
     args=lambda rng: (
         normal(rng, (2, 6, 4)),

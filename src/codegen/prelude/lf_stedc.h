@@ -196,7 +196,12 @@ LF_DEVICE int32_t lf_la_laed6(int64_t kniter, bool orgati, T rho, const T* d, co
       df = 0;
       ddf = 0;
       T erretm = 0;
+      bool pole = false;
       for (int i = 0; i < 3; ++i) {
+        if (dscale[i] - tau == (T)0) {  // tau hit a pole exactly: LAPACK stops there
+          pole = true;
+          break;
+        }
         const T t = (T)1 / (dscale[i] - tau);
         const T u1 = zscale[i] * t, u2 = u1 * t, u3 = u2 * t, u4 = u1 / dscale[i];
         fc += u4;
@@ -204,9 +209,13 @@ LF_DEVICE int32_t lf_la_laed6(int64_t kniter, bool orgati, T rho, const T* d, co
         df += u2;
         ddf += u3;
       }
+      if (pole) {
+        info = 0;
+        break;
+      }
       f = finit + tau * fc;
       erretm = (T)8 * (lf_la_fabs(finit) + lf_la_fabs(tau) * erretm) + lf_la_fabs(tau) * df;
-      if (lf_la_fabs(f) <= eps * erretm) {
+      if (lf_la_fabs(f) <= (T)4 * eps * erretm || ubd - lbd <= (T)4 * eps * lf_la_fabs(tau)) {
         info = 0;
         break;
       }

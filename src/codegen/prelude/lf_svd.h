@@ -1,11 +1,12 @@
 // The singular-value decomposition behind jnp.linalg.svd (and so pinv, lstsq, matrix_rank,
 // norm(ord=2), cond): LAPACK's gesdd, step for step, as jax's lapack_{s,d}gesdd_ffi runs it on the
-// CPU, for min(m, n) <= 25, where gesdd's bidiagonal solver (bdsdc) calls lasdq, that is bdsqr's
-// QR iteration, instead of divide and conquer. Below 32 reflectors LAPACK's blocked routines are
-// their unblocked versions (gebrd is gebd2, geqrf geqr2, gelqf gelq2, orgqr org2r, orglq orgl2,
-// ormqr orm2r, ormlq orml2), so those are what is ported. Following gesdd's paths (a QR or LQ
-// factorization first when one dimension is at least 11/6 of the other, the bidiagonal
-// reduction, bdsqr, the back-transformations) is what gives LAPACK's signs of the singular
+// CPU. Its bidiagonal solver (bdsdc) runs lasdq, that is bdsqr's QR iteration, up to 25 rows and
+// for the values alone, and divide and conquer (lf_svd_dc.h) for vectors past 25. Below 32
+// reflectors LAPACK's blocked routines are their unblocked versions (gebrd is gebd2 below 128,
+// geqrf geqr2, gelqf gelq2, orgqr org2r, orglq orgl2, ormqr orm2r, ormlq orml2), so those are what
+// is ported; past that the blocked ones only sum in another order. Following gesdd's paths (a QR
+// or LQ factorization first when one dimension is at least 11/6 of the other, the bidiagonal
+// reduction, bdsdc, the back-transformations) is what gives LAPACK's signs of the singular
 // vectors: a vector's sign is the algorithm's choice, not a property of the matrix.
 //
 // Row-major as lf_linalg.h (element (i, j) at p[i * ld + j]); only f32 and f64. The one
@@ -193,18 +194,25 @@ LF_DEVICE void lf_la_laset(int64_t rows, int64_t cols, T diag, T* p, int64_t ld)
   }
 }
 
-// The workspace lf_la_bdsdc and lf_gesdd need for min(m, n) = k, in elements.
-#define LF_BDSDC_WORK(k) (LF_BDSQR_WORK(k) + 2 * (k))
-#define LF_GESDD_WORK(k) ((k) * (k) + 4 * (k) + LF_BDSDC_WORK(k) + 1)
+#include "lf_svd_dc.h"  // bdsdc's divide and conquer past 25 rows, pasted in place by preludeText
 
-// sbdsdc for n <= 25 (SMLSIZ), where it hands the problem to lasdq, that is bdsqr: the singular
-// values of the n x n bidiagonal (d, e) (upper or lower) in d, descending, and with `vectors` the
-// left ones in the columns of u (n x n, row stride ldu) and the right ones in the rows of vt
-// (n x n, row stride ldvt). A lower bidiagonal is first rotated to an upper one from the left,
-// the rotations applied to u at the end. Returns info.
+// The workspace lf_la_bdsdc and lf_gesdd need for min(m, n) = k, in elements, and in int32s (the
+// divide and conquer's, for vectors past LF_BDSDC_SMLSIZ rows; lf_gesdd_values needs none).
+#define LF_BDSDC_WORK(k) ((k) <= LF_BDSDC_SMLSIZ ? LF_BDSQR_WORK(k) + 2 * (k) : LF_BDSDC_DC_WORK(k))
+#define LF_GESDD_WORK(k) ((k) * (k) + 4 * (k) + LF_BDSDC_WORK(k) + 1)
+#define LF_GESDD_IWORK(k) ((k) <= LF_BDSDC_SMLSIZ ? 1 : LF_BDSDC_DC_IWORK(k))
+
+// sbdsdc: the singular values of the n x n bidiagonal (d, e) (upper or lower) in d, descending,
+// and with `vectors` the left ones in the columns of u (n x n, row stride ldu) and the right ones
+// in the rows of vt (n x n, row stride ldvt). Up to 25 rows (SMLSIZ), and for the values alone at
+// any size, it hands the problem to lasdq, that is bdsqr; past 25 with vectors to the divide and
+// conquer (lf_svd_dc.h), which needs iwork (LF_GESDD_IWORK(n) int32s). A lower bidiagonal is
+// first rotated to an upper one from the left, the rotations applied to u at the end. Returns
+// info.
 template <class T>
 LF_LINALG_SVD_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, T* e, T* u,
-                                     int64_t ldu, T* vt, int64_t ldvt, T* work) {
+                                     int64_t ldu, T* vt, int64_t ldvt, T* work,
+                                     int32_t* iwork = (int32_t*)0) {
   if (n == 0) return 0;
   if (n == 1) {
     if (vectors) {
@@ -227,6 +235,27 @@ LF_LINALG_SVD_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, 
       cs[i] = c;
       sn[i] = -s;
     }
+  }
+  if (vectors && n > LF_BDSDC_SMLSIZ) {
+    const int32_t info = lf_la_bdsdc_dc(n, d, e, u, ldu, vt, ldvt, rest, iwork);
+    if (info != 0) return info;
+    // sbdsdc's selection sort, descending, one swap of vectors per place.
+    for (int64_t i = 0; i < n - 1; ++i) {
+      int64_t best = i;
+      T v = d[i];
+      for (int64_t j = i + 1; j < n; ++j) {
+        if (d[j] > v) {
+          best = j;
+          v = d[j];
+        }
+      }
+      if (best == i) continue;
+      d[best] = d[i];
+      d[i] = v;
+      lf_la_swap_vectors(i, best, n, vt, ldvt, n, u, ldu);
+    }
+    if (!upper) lf_la_lasr_left(false, n, n, cs, sn, u, ldu);
+    return 0;
   }
   if (vectors) {
     lf_la_laset(n, n, (T)1, u, ldu);
@@ -279,15 +308,15 @@ LF_DEVICE lf_la_gesdd_scaling<T> lf_la_gesdd_scaling_of(T anrm) {
   return {anrm, small ? smlnum : bignum, small || large};
 }
 
-// sgesdd, for min(m, n) <= 25: the m x n matrix a (row-major, destroyed as LAPACK destroys it)
+// sgesdd: the m x n matrix a (row-major, destroyed as LAPACK destroys it)
 // gives its singular values s[0..k) descending, k = min(m, n); with mode 1 ('S') the first k left
 // singular vectors in the columns of u (m x k) and right ones in the rows of vt (k x n), with
 // mode 2 ('A') all of them (u m x m, vt n x n), with mode 0 ('N') neither (u and vt untouched).
-// work holds LF_GESDD_WORK(k) elements. Returns LAPACK's info: 0, -4 for a NaN in a, or > 0 when
-// bdsqr did not converge.
+// work holds LF_GESDD_WORK(k) elements, iwork LF_GESDD_IWORK(k) int32s. Returns LAPACK's info: 0,
+// -4 for a NaN in a, or > 0 when bdsqr or lasd4 did not converge.
 template <class T>
-LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T* u, T* vt,
-                                  T* work) {
+LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T* u, T* vt, T* work,
+                                  int32_t* iwork) {
   const int64_t k = m < n ? m : n;
   if (k == 0) return 0;
   const bool none = mode == 0, all = mode == 2;
@@ -324,7 +353,7 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
       }
       lf_orgqr(a, m, n, n, tau);
       lf_la_gebd2(w1, n, n, n, s, e, tauq, taup);
-      info = lf_la_bdsdc(true, true, n, s, e, u, n, vt, n, bw);
+      info = lf_la_bdsdc(true, true, n, s, e, u, n, vt, n, bw, iwork);
       lf_la_ormbr_q(n, n, n, w1, n, tauq, u, n);
       lf_la_ormbr_p(n, n, n, w1, n, taup, vt, n);
       for (int64_t i = 0; i < n * n; ++i) w1[i] = u[i];
@@ -338,7 +367,7 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
         for (int64_t j = 0; j < i; ++j) a[i * n + j] = (T)0;
       }
       lf_la_gebd2(a, n, n, n, s, e, tauq, taup);
-      info = lf_la_bdsdc(true, true, n, s, e, w1, n, vt, n, bw);
+      info = lf_la_bdsdc(true, true, n, s, e, w1, n, vt, n, bw, iwork);
       lf_la_ormbr_q(n, n, n, a, n, tauq, w1, n);
       lf_la_ormbr_p(n, n, n, a, n, taup, vt, n);
       lf_la_gemm(m, n, n, u, m, w1, n, a, n);
@@ -353,7 +382,7 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
       info = lf_la_bdsdc(true, false, n, s, e, u, 1, vt, 1, bw);
     } else {
       lf_la_laset(m, ldu, (T)0, u, ldu);
-      info = lf_la_bdsdc(true, true, n, s, e, u, ldu, vt, n, bw);
+      info = lf_la_bdsdc(true, true, n, s, e, u, ldu, vt, n, bw, iwork);
       if (all && m > n) lf_la_laset(m - n, m - n, (T)1, u + n * m + n, m);
       lf_la_ormbr_q(m, ldu, n, a, n, tauq, u, ldu);
       lf_la_ormbr_p(n, n, all ? m : n, a, n, taup, vt, n);
@@ -373,7 +402,7 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
       }
       lf_la_orgl2(a, m, n, m, n, tau);
       lf_la_gebd2(w1, m, m, m, s, e, tauq, taup);
-      info = lf_la_bdsdc(true, true, m, s, e, u, m, vt, n, bw);
+      info = lf_la_bdsdc(true, true, m, s, e, u, m, vt, n, bw, iwork);
       lf_la_ormbr_q(m, m, m, w1, m, tauq, u, m);
       lf_la_ormbr_p(m, m, m, w1, m, taup, vt, n);
       for (int64_t i = 0; i < m; ++i) {
@@ -389,7 +418,7 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
         for (int64_t j = i + 1; j < m; ++j) a[i * n + j] = (T)0;
       }
       lf_la_gebd2(a, m, m, n, s, e, tauq, taup);
-      info = lf_la_bdsdc(true, true, m, s, e, u, m, w1, m, bw);
+      info = lf_la_bdsdc(true, true, m, s, e, u, m, w1, m, bw, iwork);
       lf_la_ormbr_q(m, m, m, a, n, tauq, u, m);
       lf_la_ormbr_p(m, m, m, a, n, taup, w1, m);
       lf_la_gemm(m, n, m, w1, m, vt, n, a, n);
@@ -403,7 +432,7 @@ LF_LINALG_SVD_FN int32_t lf_gesdd(T* a, int64_t m, int64_t n, int mode, T* s, T*
     } else {
       const int64_t vrows = all ? n : m;
       lf_la_laset(vrows, n, (T)0, vt, n);
-      info = lf_la_bdsdc(false, true, m, s, e, u, m, vt, n, bw);
+      info = lf_la_bdsdc(false, true, m, s, e, u, m, vt, n, bw, iwork);
       if (all && n > m) lf_la_laset(n - m, n - m, (T)1, vt + m * n + m, n);
       lf_la_ormbr_q(m, m, n, a, n, tauq, u, m);
       lf_la_ormbr_p(vrows, n, m, a, n, taup, vt, n);
