@@ -32,6 +32,18 @@ LF_DEVICE void lf_la_laed4_sums(int64_t n, int64_t ii, const T* z, const T* delt
   }
 }
 
+// Whether the next step interpolates with three poles (swtch3's alternative, laed6) instead of
+// two: decided after the first step from the secular function's sign, then flipped whenever a
+// step leaves it with the same sign and more than a tenth of its size (laed4's and lasd4's SWTCH).
+template <class T>
+LF_DEVICE void lf_la_secular_switch(int64_t niter, bool orgati, T w, T prew, bool* swtch) {
+  if (niter == 2) {
+    *swtch = orgati ? -w > lf_la_fabs(prew) / (T)10 : w > lf_la_fabs(prew) / (T)10;
+  } else if (w * prew > (T)0 && lf_la_fabs(w) > lf_la_fabs(prew) / (T)10) {
+    *swtch = !*swtch;
+  }
+}
+
 // The bracket [dltlb, dltub] around the root (as offsets from the origin pole) shrinks to the
 // current iterate tau on the side the secular function's sign w says.
 template <class T>
@@ -235,11 +247,7 @@ LF_DEVICE int32_t lf_la_laed4_inner(int64_t n, int64_t i, const T* d, const T* z
     tau += eta;
     lf_la_laed4_sums(n, ii, z, delta, &psi, &dpsi, &phi, &dphi, &erretm);
     finish(lf_la_fabs(tau));
-    if (niter == 2) {
-      swtch = orgati ? -w > lf_la_fabs(prew) / (T)10 : w > lf_la_fabs(prew) / (T)10;
-    } else if (w * prew > (T)0 && lf_la_fabs(w) > lf_la_fabs(prew) / (T)10) {
-      swtch = !swtch;
-    }
+    lf_la_secular_switch(niter, orgati, w, prew, &swtch);
   }
   *dlam = origin + tau;
   return 1;

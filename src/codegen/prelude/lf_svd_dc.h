@@ -41,6 +41,24 @@ LF_DEVICE void lf_la_gemm_onto(bool accumulate, int64_t m, int64_t n, int64_t l,
   }
 }
 
+// The n - 1 rotations that move each e[i] onto the diagonal (d[i] = r of lartg(d[i], e[i])) and
+// leave s d[i + 1] in e[i]: from the left they make a lower bidiagonal upper, from the right an
+// upper one lower. Their cosines and sines go to c[i] and s[i] unless c is null.
+template <class T>
+LF_DEVICE void lf_la_bidiagonal_chase(int64_t n, T* d, T* e, T* c, T* s) {
+  for (int64_t i = 0; i < n - 1; ++i) {
+    T cs, sn, r;
+    lf_la_lartg(d[i], e[i], &cs, &sn, &r);
+    d[i] = r;
+    e[i] = sn * d[i + 1];
+    d[i + 1] = cs * d[i + 1];
+    if (c) {
+      c[i] = cs;
+      s[i] = sn;
+    }
+  }
+}
+
 // slasdq with uplo 'U' and ncc = 0: the SVD of the n x (n + sqre) upper bidiagonal (d, e), e
 // holding n - 1 + sqre elements. A non-square one is first rotated from the right into a lower
 // bidiagonal (the rotations applied to the n + 1 rows of vt), every lower one from the left into
@@ -53,16 +71,7 @@ LF_DEVICE int32_t lf_la_lasdq_upper(int sqre, int64_t n, int64_t ncvt, int64_t n
   const bool rotate = ncvt > 0 || nru > 0;
   T cs, sn, r;
   if (sqre == 1) {
-    for (int64_t i = 0; i < n - 1; ++i) {
-      lf_la_lartg(d[i], e[i], &cs, &sn, &r);
-      d[i] = r;
-      e[i] = sn * d[i + 1];
-      d[i + 1] = cs * d[i + 1];
-      if (rotate) {
-        work[i] = cs;
-        work[n + i] = sn;
-      }
-    }
+    lf_la_bidiagonal_chase(n, d, e, rotate ? work : (T*)0, work + n);
     lf_la_lartg(d[n - 1], e[n - 1], &cs, &sn, &r);
     d[n - 1] = r;
     e[n - 1] = (T)0;
@@ -72,16 +81,7 @@ LF_DEVICE int32_t lf_la_lasdq_upper(int sqre, int64_t n, int64_t ncvt, int64_t n
     }
     if (ncvt > 0) lf_la_lasr_left(true, n + 1, ncvt, work, work + n, vt, ldvt);
     // Now lower bidiagonal and square: rotate it to an upper one from the left.
-    for (int64_t i = 0; i < n - 1; ++i) {
-      lf_la_lartg(d[i], e[i], &cs, &sn, &r);
-      d[i] = r;
-      e[i] = sn * d[i + 1];
-      d[i + 1] = cs * d[i + 1];
-      if (rotate) {
-        work[i] = cs;
-        work[n + i] = sn;
-      }
-    }
+    lf_la_bidiagonal_chase(n, d, e, rotate ? work : (T*)0, work + n);
     if (nru > 0) lf_la_lasr_right(true, nru, n, work, work + n, u, ldu);
   }
   const int32_t info = lf_la_bdsqr_upper(n, ncvt, nru, d, e, vt, ldvt, u, ldu, work);

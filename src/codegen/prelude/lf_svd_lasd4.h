@@ -345,11 +345,7 @@ LF_DEVICE int32_t lf_la_lasd4_inner(int64_t n, int64_t i, const T* d, const T* z
     temp = z[ii] * temp;
     w = rhoinv + phi + psi + temp;
     erretm = (T)8 * (phi - psi) + erretm + (T)2 * rhoinv + (T)3 * lf_la_fabs(temp);
-    if (niter == 2) {
-      swtch = orgati ? -w > lf_la_fabs(prew) / (T)10 : w > lf_la_fabs(prew) / (T)10;
-    } else if (w * prew > (T)0 && lf_la_fabs(w) > lf_la_fabs(prew) / (T)10) {
-      swtch = !swtch;
-    }
+    lf_la_secular_switch(niter, orgati, w, prew, &swtch);
   }
   return 1;
 }
