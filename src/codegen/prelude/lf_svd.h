@@ -226,60 +226,37 @@ LF_LINALG_SVD_FN int32_t lf_la_bdsdc(bool upper, bool vectors, int64_t n, T* d, 
   T* sn = work + n - 1;  // and minus the sines (as slasr takes them)
   T* rest = work + 2 * n;
   if (!upper) {
-    for (int64_t i = 0; i < n - 1; ++i) {
-      T c, s, r;
-      lf_la_lartg(d[i], e[i], &c, &s, &r);
-      d[i] = r;
-      e[i] = s * d[i + 1];
-      d[i + 1] = c * d[i + 1];
-      cs[i] = c;
-      sn[i] = -s;
-    }
+    lf_la_bidiagonal_chase(n, d, e, cs, sn);
+    for (int64_t i = 0; i < n - 1; ++i) sn[i] = -sn[i];
   }
+  int32_t info;
   if (vectors && n > LF_BDSDC_SMLSIZ) {
-    const int32_t info = lf_la_bdsdc_dc(n, d, e, u, ldu, vt, ldvt, rest, iwork);
+    info = lf_la_bdsdc_dc(n, d, e, u, ldu, vt, ldvt, rest, iwork);
     if (info != 0) return info;
-    // sbdsdc's selection sort, descending, one swap of vectors per place.
-    for (int64_t i = 0; i < n - 1; ++i) {
-      int64_t best = i;
-      T v = d[i];
-      for (int64_t j = i + 1; j < n; ++j) {
-        if (d[j] > v) {
-          best = j;
-          v = d[j];
-        }
-      }
-      if (best == i) continue;
-      d[best] = d[i];
-      d[i] = v;
-      lf_la_swap_vectors(i, best, n, vt, ldvt, n, u, ldu);
+  } else {
+    if (vectors) {
+      lf_la_laset(n, n, (T)1, u, ldu);
+      lf_la_laset(n, n, (T)1, vt, ldvt);
     }
-    if (!upper) lf_la_lasr_left(false, n, n, cs, sn, u, ldu);
-    return 0;
+    // lasdq: bdsqr, then the values sorted ascending (on bdsqr's descending output that sort and
+    // the one below undo each other, but not always among ties).
+    const int64_t nv = vectors ? n : 0;
+    info = lf_la_lasdq_upper(0, n, nv, nv, d, e, vt, ldvt, u, ldu, rest);
   }
-  if (vectors) {
-    lf_la_laset(n, n, (T)1, u, ldu);
-    lf_la_laset(n, n, (T)1, vt, ldvt);
-  }
-  const int64_t nv = vectors ? n : 0;
-  const int32_t info = lf_la_bdsqr_upper(n, nv, nv, d, e, vt, ldvt, u, ldu, rest);
-  // slasdq sorts the values ascending, then sbdsdc descending, each with one swap of vectors per
-  // place (on bdsqr's descending output the two undo each other, but not always among ties).
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t best = i;
-      T v = d[i];
-      for (int64_t j = i + 1; j < n; ++j) {
-        if (pass == 0 ? d[j] < v : d[j] > v) {
-          best = j;
-          v = d[j];
-        }
+  // sbdsdc's selection sort, descending, one swap of vectors per place.
+  for (int64_t i = 0; i < n - 1; ++i) {
+    int64_t best = i;
+    T v = d[i];
+    for (int64_t j = i + 1; j < n; ++j) {
+      if (d[j] > v) {
+        best = j;
+        v = d[j];
       }
-      if (best == i) continue;
-      d[best] = d[i];
-      d[i] = v;
-      if (vectors) lf_la_swap_vectors(i, best, n, vt, ldvt, n, u, ldu);
     }
+    if (best == i) continue;
+    d[best] = d[i];
+    d[i] = v;
+    if (vectors) lf_la_swap_vectors(i, best, n, vt, ldvt, n, u, ldu);
   }
   // slasr('L', 'V', 'B'): U = R U with the rotations that made the bidiagonal upper, last first.
   if (!upper && vectors) lf_la_lasr_left(false, n, n, cs, sn, u, ldu);
