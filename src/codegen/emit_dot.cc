@@ -79,12 +79,11 @@ void Emitter::emitDot(const ir::Op& op) {
   declareMultiIndex(contractDims, "k", "c");
   std::string l = asAccumulator(
       lhs, acc,
-      at(lhs,
-         linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch))));
+      at(lhs, ElementIndex{"", dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", batch)}));
   std::string r = asAccumulator(
       rhs, acc,
-      at(rhs, linear(rhs->type.dims,
-                     dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "o", batch + lhsFree))));
+      at(rhs, ElementIndex{
+                  "", dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "o", batch + lhsFree)}));
   line("acc = " + multiplyAccumulate(acc, "acc", l, r) + ";");
   close();
   line(at(out, "i") + " = " +
@@ -112,13 +111,11 @@ void Emitter::emitDotByRows(const ir::Op& op, int64_t lhsFree) {
   open("for (int64_t k = 0; k < " + std::to_string(product(f.contractDims)) + "; ++k)");
   declareMultiIndex(f.contractDims, "k", "c");
   // Row dims are the batch dims then the lhs free dims (o...); the rhs free dims are n0...
-  std::string lhsAt =
-      linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", f.batch));
+  const ElementIndex lhsAt{"", dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", f.batch)};
   line("const " + accType + " l = " + asAccumulator(lhs, acc, at(lhs, lhsAt)) + ";");
   open("for (int64_t j = 0; j < " + std::to_string(cols) + "; ++j)");
   declareMultiIndex(f.colDims, "j", "n");
-  std::string rhsAt =
-      linear(rhs->type.dims, dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0));
+  const ElementIndex rhsAt{"", dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0)};
   line("acc[j] = " +
        multiplyAccumulate(acc, "acc[j]", "l", asAccumulator(rhs, acc, at(rhs, rhsAt))) + ";");
   close();
@@ -160,16 +157,14 @@ void Emitter::emitDotTiled(const ir::Op& op, int64_t lhsFree) {
   open("for (int64_t ii = 0; ii < " + tr + "; ++ii)");
   line("const int64_t row = row0 + ii;");
   declareMultiIndex(f.rowDims, "row", "o");
-  std::string lhsAt =
-      linear(lhs->type.dims, dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", f.batch));
+  const ElementIndex lhsAt{"", dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", f.batch)};
   line("const " + accType + " l = " + asAccumulator(lhs, acc, at(lhs, lhsAt)) + ";");
   // The rhs row is read straight from memory (vector loads; a copy in a local array would be
   // written element by element and read back by vector, which stalls store forwarding).
   open("for (int64_t jj = 0; jj < " + tc + "; ++jj)");
   line("const int64_t j = col0 + jj;");
   declareMultiIndex(f.colDims, "j", "n");
-  std::string rhsAt =
-      linear(rhs->type.dims, dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"));
+  const ElementIndex rhsAt{"", dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b")};
   line("acc[ii][jj] = " +
        multiplyAccumulate(acc, "acc[ii][jj]", "l", asAccumulator(rhs, acc, at(rhs, rhsAt))) + ";");
   close();

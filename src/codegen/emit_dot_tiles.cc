@@ -13,8 +13,9 @@
 // and stored.
 //
 // The tiles read the rhs in place when its columns are consecutive in memory; a transposed rhs
-// (x @ w.T: in backward passes, in a vmapped equinox Linear) is first copied, transposed, into a
-// local array of at most 64 KB.
+// (x @ w.T: in backward passes, in a vmapped equinox Linear, V diag(w) V^T after an eigh) is first
+// copied, transposed, into a local array of at most 64 KB: the whole rhs, or with batch dims one
+// batch's rhs at a time.
 //
 // Each result is still one chain of fmas in increasing contraction order, from zero: the same bits
 // as every other form of the dot, whichever variant the compiler picks.
@@ -37,6 +38,7 @@ struct DotTileNest {
   int64_t colBase;        // the nest's first column
   int64_t colTiles;       // tiles along the columns
   std::string packedRhs;  // the local array [k][column] the rhs was copied into; empty: none
+  std::string batch;      // the batch the nest covers (a loop variable); empty: every batch
 };
 
 namespace {
@@ -83,8 +85,8 @@ bool Emitter::isAddressable(const ir::Value* v) const {
 // f32 or f64 throughout, the result in memory, and at least 32 bytes of columns. The tiles read
 // the rhs in place when its free dims are its minor dims in order (a tile's columns are then
 // consecutive in memory at each contraction step); otherwise (x @ w.T, a vmapped equinox Linear)
-// from a copy transposed into a local array, when there is no batch dim, the copy fits in 64 KB
-// and there are enough rows (4) for the copy to pay.
+// from a copy transposed into a local array, when one batch's rhs fits in 64 KB and there are
+// enough rows per batch (4) for the copy to pay.
 DotTiling Emitter::dotTiling(const ir::Op& op, int64_t lhsFree) const {
   if (target_ != Target::Cpu) return DotTiling::None;
   const DotForm f = dotForm(op, lhsFree);
@@ -103,8 +105,7 @@ DotTiling Emitter::dotTiling(const ir::Op& op, int64_t lhsFree) const {
   }
   if (minorColumns) return DotTiling::InPlace;
   constexpr int64_t kMaxPackedBytes = 64 * 1024;
-  if (f.batch == 0 && product(f.contractDims) * cols * byteSize(t) <= kMaxPackedBytes &&
-      product(f.rowDims) >= 4) {
+  if (product(f.contractDims) * cols * byteSize(t) <= kMaxPackedBytes && rowsPerBatch(f) >= 4) {
     return DotTiling::Packed;
   }
   return DotTiling::None;
@@ -115,13 +116,23 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
   const int64_t elementBytes = byteSize(f.out->type.dtype);
   const int64_t cols = product(f.colDims);
   const int64_t rows = rowsPerBatch(f);
-  std::string packed;
+  const int64_t batches = product({f.rowDims.begin(), f.rowDims.begin() + f.batch});
+  std::string packed, batch;
   if (tiling == DotTiling::Packed) {
-    // Every thread copies the whole rhs (no barrier, and it is at most 64 KB); reading it in its
-    // own order (columns outer) keeps the reads of a transposed rhs contiguous.
+    // Every thread copies the whole rhs of a batch (no barrier, and it is at most 64 KB); reading
+    // it in its own order (columns outer) keeps the reads of a transposed rhs contiguous. With
+    // batch dims, the batches run one after the other, each copied, then its tiles shared out.
     packed = "pack_" + name(f.out);
     const ir::DotAttrs& a = f.attrs;
-    open("");
+    if (f.batch > 0) {
+      batch = "pack_batch";
+      open("for (int64_t " + batch + " = 0; " + batch + " < " + num(batches) + "; ++" + batch +
+           ")");
+      line("const int64_t brow = " + batch + " * " + num(rows) + ";");
+      declareMultiIndex(f.rowDims, "brow", "b");
+    } else {
+      open("");
+    }
     line("alignas(64) " + cType(f.out->type.dtype) + " " + packed + "[" +
          num(product(f.contractDims) * cols) + "];");
     open("for (int64_t j = 0; j < " + num(cols) + "; ++j)");
@@ -129,8 +140,8 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
     open("for (int64_t k = 0; k < " + num(product(f.contractDims)) + "; ++k)");
     declareMultiIndex(f.contractDims, "k", "c");
     line(packed + "[k * " + num(cols) + " + j] = " +
-         at(f.rhs, linear(f.rhs->type.dims,
-                          dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"))) +
+         at(f.rhs,
+            ElementIndex{"", dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b")}) +
          ";");
     close();
     close();
@@ -140,9 +151,10 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
     forEachTileNest(t, rows, cols,
                     [&](int64_t tileRows, int64_t rowBase, int64_t rowTiles, int64_t tileCols,
                         int64_t colBase, int64_t colTiles) {
-                      emitDotTileNest(op, lhsFree,
-                                      {t.vectorBytes, t.lanes, tileRows, rowBase, rowTiles,
-                                       tileCols, t.vectors * t.lanes, colBase, colTiles, packed});
+                      emitDotTileNest(
+                          op, lhsFree,
+                          {t.vectorBytes, t.lanes, tileRows, rowBase, rowTiles, tileCols,
+                           t.vectors * t.lanes, colBase, colTiles, packed, batch});
                     });
   };
   auto shapeOf = [&](int widest) {
@@ -165,7 +177,8 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
 void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNest& nest) {
   const DotForm f = dotForm(op, lhsFree);
   const ir::DotAttrs& a = f.attrs;
-  const int64_t batches = product({f.rowDims.begin(), f.rowDims.begin() + f.batch});
+  const int64_t batches =
+      nest.batch.empty() ? product({f.rowDims.begin(), f.rowDims.begin() + f.batch}) : 1;
   const int64_t tilesPerBatch = nest.rowTiles * nest.colTiles;
   if (batches * tilesPerBatch == 0) return;
   const std::string elem = cType(f.out->type.dtype),
@@ -177,9 +190,11 @@ void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNe
   line("// tiles of " + num(nest.rows) + " x " + num(nest.cols) + " from row " + num(nest.rowBase) +
        ", column " + num(nest.colBase));
   openParallelLoop(batches * tilesPerBatch, "tile");
-  line("const int64_t row0 = (tile / " + num(tilesPerBatch) + ") * " + num(rowsPerBatch(f)) +
-       " + " + num(nest.rowBase) + " + ((tile / " + num(nest.colTiles) + ") % " +
-       num(nest.rowTiles) + ") * " + num(nest.rows) + ";");
+  const std::string batchOfTile =
+      nest.batch.empty() ? "(tile / " + num(tilesPerBatch) + ")" : nest.batch;
+  line("const int64_t row0 = " + batchOfTile + " * " + num(rowsPerBatch(f)) + " + " +
+       num(nest.rowBase) + " + ((tile / " + num(nest.colTiles) + ") % " + num(nest.rowTiles) +
+       ") * " + num(nest.rows) + ";");
   line("const int64_t col0 = " + num(nest.colBase) + " + (tile % " + num(nest.colTiles) + ") * " +
        num(nest.colStride) + ";");
   // The tile's rows share their batch indices b0, b1, ... (tiles never cross a batch).
@@ -194,11 +209,7 @@ void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNe
   }
   open("for (int64_t k = 0; k < " + num(product(f.contractDims)) + "; ++k)");
   declareMultiIndex(f.contractDims, "k", "c");
-  const std::string rhsAt =
-      nest.packedRhs.empty()
-          ? linear(f.rhs->type.dims,
-                   dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"))
-          : "";
+  const ElementIndex rhsAt{"", dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b")};
   line("const " + elem + "* rp = " +
        (nest.packedRhs.empty() ? "&" + at(f.rhs, rhsAt)
                                : nest.packedRhs + " + k * " + num(product(f.colDims)) + " + col0") +
@@ -211,8 +222,7 @@ void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNe
               : "lf_vload_first<" + vec + ">(" + p + ", " + num(lastLanes) + ")") +
          ";");
   }
-  const std::string lhsAt =
-      linear(f.lhs->type.dims, dotOperandIndex(f.lhs, a.lhsBatch, a.lhsContracting, "o", f.batch));
+  const ElementIndex lhsAt{"", dotOperandIndex(f.lhs, a.lhsBatch, a.lhsContracting, "o", f.batch)};
   for (int64_t r = 0; r < nest.rows; ++r) {
     open("");
     line("const int64_t row = row0 + " + num(r) + ";");
@@ -267,8 +277,7 @@ void Emitter::emitDotScalarTiles(const ir::Op& op, int64_t lhsFree) {
     open("for (int64_t k = 0; k < " + num(product(f.contractDims)) + "; ++k)");
     declareMultiIndex(f.contractDims, "k", "c");
     line(elem + " r[" + num(cols) + "];");
-    const std::string rhsAt =
-        linear(f.rhs->type.dims, dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b"));
+    const ElementIndex rhsAt{"", dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b")};
     for (int64_t j = 0; j < cols; ++j) {
       open("");
       line("const int64_t j = " + num(j) + ";");
@@ -276,8 +285,8 @@ void Emitter::emitDotScalarTiles(const ir::Op& op, int64_t lhsFree) {
       line("r[" + num(j) + "] = " + at(f.rhs, rhsAt) + ";");
       close();
     }
-    const std::string lhsAt = linear(
-        f.lhs->type.dims, dotOperandIndex(f.lhs, a.lhsBatch, a.lhsContracting, "o", f.batch));
+    const ElementIndex lhsAt{"",
+                             dotOperandIndex(f.lhs, a.lhsBatch, a.lhsContracting, "o", f.batch)};
     for (int64_t r = 0; r < tileRowCount; ++r) {
       open("");
       line("const int64_t row = row0 + " + num(r) + ";");

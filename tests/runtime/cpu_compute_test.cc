@@ -66,9 +66,9 @@ TEST(CpuCompute, TiledDotSumsInContractionOrder) {
   }
 }
 
-// A dot of shape [batch, m1, m2, k] x [batch, k, n1, n2], or with rhsTransposed (and no batch
-// dim) [m1, m2, k] x [n1, k], computed with fmaf / fma in increasing contraction order: the bits
-// every CPU form of the dot must give.
+// A dot of shape [batch, m1, m2, k] x [batch, k, n1, n2], or with rhsTransposed [m1, m2, k] x
+// [n1, k] (batch 1: no batch dim) or [batch, m1, m2, k] x [batch, n1, k], computed with fmaf / fma
+// in increasing contraction order: the bits every CPU form of the dot must give.
 struct DotCase {
   DType dtype;
   int64_t batch, m1, m2, k, n1, n2;
@@ -84,7 +84,7 @@ std::vector<T> dotByFmaChains(const DotCase& c, const std::vector<T>& l, const s
       for (int64_t j = 0; j < n; ++j) {
         T acc = 0;
         for (int64_t q = 0; q < c.k; ++q) {
-          const T rq = c.rhsTransposed ? r[j * c.k + q] : r[(b * c.k + q) * n + j];
+          const T rq = c.rhsTransposed ? r[(b * n + j) * c.k + q] : r[(b * c.k + q) * n + j];
           acc = std::fma(l[(b * m + i) * c.k + q], rq, acc);
         }
         out[(b * m + i) * n + j] = acc;
@@ -99,9 +99,12 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
   std::vector<int64_t> ld = {c.batch, c.m1, c.m2, c.k}, rd = {c.batch, c.k, c.n1, c.n2};
   std::vector<int64_t> od = {c.batch, c.m1, c.m2, c.n1, c.n2};
   ir::DotAttrs attrs{{0}, {0}, {3}, {1}};
-  if (c.rhsTransposed) {
+  if (c.rhsTransposed && c.batch == 1) {
     ld = {c.m1, c.m2, c.k}, rd = {c.n1, c.k}, od = {c.m1, c.m2, c.n1};
     attrs = ir::DotAttrs{{}, {}, {2}, {1}};
+  } else if (c.rhsTransposed) {
+    rd = {c.batch, c.n1, c.k}, od = {c.batch, c.m1, c.m2, c.n1};
+    attrs = ir::DotAttrs{{0}, {0}, {3}, {2}};
   }
   ir::Value* l = b.param(type(c.dtype, ld), "l");
   ir::Value* r = b.param(type(c.dtype, rd), "r");
@@ -133,7 +136,8 @@ void expectRegisterTiledDot(const DotCase& c, bool narrowVectors) {
 // Shapes that fill whole tiles and shapes that leave rows, columns and corners over (tiles of 8 or
 // 6 rows and 2 vectors of 16 or 8 f32 lanes), rows narrower than a vector, a batch, split free
 // dims, a vector-matrix product, an empty contraction, a transposed rhs (x @ w.T, read from a
-// transposed copy), and the scalar tiles of narrow products; each in both vector widths.
+// transposed copy), with and without a batch, and the scalar tiles of narrow products; each in
+// both vector widths.
 TEST(CpuCompute, RegisterTiledDotSumsInContractionOrder) {
   const DotCase cases[] = {
       {DType::F32, 1, 8, 1, 37, 32, 1},
@@ -147,6 +151,9 @@ TEST(CpuCompute, RegisterTiledDotSumsInContractionOrder) {
       {DType::F32, 1, 3, 5, 17, 41, 1, true},
       {DType::F32, 1, 64, 1, 4, 64, 1, true},
       {DType::F64, 1, 4, 1, 33, 12, 1, true},
+      // A batch of transposed rhs (V diag(w) V^T after an eigh): one batch's copy at a time.
+      {DType::F32, 3, 48, 1, 48, 48, 1, true},
+      {DType::F64, 2, 5, 2, 7, 19, 1, true},
       // Scalar tiles: a matrix times a vector, a few columns, a batch, a transposed rhs.
       {DType::F32, 1, 96, 1, 32, 1, 1},
       {DType::F32, 2, 7, 3, 13, 3, 1},
