@@ -335,7 +335,10 @@ def _complex_linalg_args(rng, dtype):
 
     a = c((5, 5)) + 4 * np.eye(5, dtype=dtype)
     h = c((4, 4))
-    hpd = host_independent(h @ h.conj().T + 4 * np.eye(4)).astype(dtype)
+    # The product in complex128 whatever dtype is: OpenBLAS's complex64 cgemm differs between
+    # hosts by more than host_independent's grid (an AVX-512 host moved input_2 by 5e-7).
+    h128 = h.astype(np.complex128)
+    hpd = host_independent(h128 @ h128.conj().T + 4 * np.eye(4)).astype(dtype)
     a[0, 0], a[1, 0] = 0.9 + 0.9j, 1.2  # the pivot is the largest |re| + |im|, not |z|
     return a, c((5, 2)), hpd, c((3, 4, 4)), c((4,))
 
