@@ -409,21 +409,53 @@ LF_DEVICE void lf_la_laev2(T a, T b, T c, T* rt1, T* rt2, T* cs1, T* sn1) {
   }
 }
 
+// lf_la_lasr_right on R rows at once: each row's rotations in order, the pair's moving element
+// kept in a register from one rotation to the next, the R rows' chains interleaved.
+template <int R, class T>
+LF_DEVICE void lf_la_lasr_right_rows(bool forward, int64_t cols, const T* c, const T* s, T* z,
+                                     int64_t ld) {
+  T x[R];
+  if (forward) {
+    for (int r = 0; r < R; ++r) x[r] = z[r * ld];
+    for (int64_t j = 0; j + 1 < cols; ++j) {
+      const T ct = c[j], st = s[j];
+      const bool identity = ct == (T)1 && st == (T)0;
+      for (int r = 0; r < R; ++r) {
+        const T t = z[r * ld + j + 1];
+        z[r * ld + j] = identity ? x[r] : st * t + ct * x[r];
+        x[r] = identity ? t : ct * t - st * x[r];
+      }
+    }
+    for (int r = 0; r < R; ++r) z[r * ld + cols - 1] = x[r];
+  } else {
+    for (int r = 0; r < R; ++r) x[r] = z[r * ld + cols - 1];
+    for (int64_t j = cols - 2; j >= 0; --j) {
+      const T ct = c[j], st = s[j];
+      const bool identity = ct == (T)1 && st == (T)0;
+      for (int r = 0; r < R; ++r) {
+        const T zj = z[r * ld + j];
+        z[r * ld + j + 1] = identity ? x[r] : ct * x[r] - st * zj;
+        x[r] = identity ? zj : st * x[r] + ct * zj;
+      }
+    }
+    for (int r = 0; r < R; ++r) z[r * ld] = x[r];
+  }
+}
+
 // slasr('R', 'V', direct): the rotations (c[j], s[j]) applied to the column pairs (j, j + 1) of
-// the `rows` x `cols` block z (row stride ld), j ascending (forward) or descending.
+// the `rows` x `cols` block z (row stride ld), j ascending (forward) or descending. z is row-major,
+// so LAPACK's loop (a rotation over all rows, then the next) would read every row at a stride;
+// rows are independent, so each row takes all its rotations in turn instead: the same operations
+// on each element in the same order, so the same bits.
 template <class T>
 LF_DEVICE void lf_la_lasr_right(bool forward, int64_t rows, int64_t cols, const T* c, const T* s,
                                 T* z, int64_t ld) {
-  for (int64_t step = 0; step + 1 < cols; ++step) {
-    const int64_t j = forward ? step : cols - 2 - step;
-    const T ct = c[j], st = s[j];
-    if (ct == (T)1 && st == (T)0) continue;
-    for (int64_t i = 0; i < rows; ++i) {
-      const T t = z[i * ld + j + 1];
-      z[i * ld + j + 1] = ct * t - st * z[i * ld + j];
-      z[i * ld + j] = st * t + ct * z[i * ld + j];
-    }
-  }
+  if (cols < 2) return;
+  constexpr int kRows = 4;
+  int64_t i = 0;
+  for (; i + kRows <= rows; i += kRows)
+    lf_la_lasr_right_rows<kRows>(forward, cols, c, s, z + i * ld, ld);
+  for (; i < rows; ++i) lf_la_lasr_right_rows<1>(forward, cols, c, s, z + i * ld, ld);
 }
 
 // slanst('M'): the largest |element| of the tridiagonal (d[0..n), e[0..n-1)); NaN wins.
