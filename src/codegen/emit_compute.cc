@@ -31,13 +31,15 @@ void Emitter::declareAccumulators(const ir::Op& op) {
   }
 }
 
-// Folds the input element at `inLinear` into the accumulators with the reducer region, closes
-// the loop over the window, stores the accumulators as the results and closes the output loop.
-void Emitter::accumulateAndStore(const ir::Op& op, const std::string& inLinear) {
+// Folds the input element at `in` into the accumulators with the reducer region, closes the loop
+// over the window, stores the accumulators as the results and closes the output loop. `in` is the
+// multi-index: a fused input (a broadcast bias, a transpose) maps it without splitting a linear
+// index again.
+void Emitter::accumulateAndStore(const ir::Op& op, const ElementIndex& in) {
   size_t n = op.results.size();
   std::vector<std::string> args;
   for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k));
-  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], inLinear));
+  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], in));
   std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
   for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + " = " + yields[k] + ";");
   close();
@@ -58,14 +60,78 @@ void Emitter::emitReduce(const ir::Op& op) {
   for (int d = 0; d < in0->type.rank(); ++d) {
     inIdx.push_back(contains(reduced, d) ? idx("q", red++) : idx("o", kept++));
   }
-  std::string inLinear = linear(in0->type.dims, inIdx);
-
+  if (reducesColumns(op)) {
+    emitReduceColumns(op, reducedSizes, inIdx);
+    return;
+  }
   openElementLoop(op.result());
   declareMultiIndex(op.result()->type.dims, "i", "o");
   declareAccumulators(op);
   open("for (int64_t r = 0; r < " + std::to_string(product(reducedSizes)) + "; ++r)");
   declareMultiIndex(reducedSizes, "r", "q");
-  accumulateAndStore(op, inLinear);
+  accumulateAndStore(op, ElementIndex{"", inIdx});
+}
+
+// A reduction that keeps the input's minor dim (a sum over a batch or over rows: a bias's
+// gradient, a mean over samples) on a CPU: its results along that dim are consecutive, and each
+// reads the input at consecutive addresses in step with its neighbours. One result per iteration
+// would make each a chain of reducer calls that nothing vectorizes; this form keeps a block of
+// neighbouring results' accumulators in a local array and, per reduced element, updates the block
+// in an inner loop the C++ compiler vectorizes (the fused input with it: a tanh, an exp). Each
+// result still folds the reduced elements in row-major order from the init value: the same bits.
+bool Emitter::reducesColumns(const ir::Op& op) const {
+  if (target_ != Target::Cpu) return false;
+  const ir::Value* in0 = op.operands[0];
+  const auto& reduced = op.attr<ir::ReduceAttrs>().dimensions;
+  const int rank = in0->type.rank();
+  if (rank < 2 || reduced.empty() || contains(reduced, rank - 1)) return false;
+  if (in0->type.dims.back() < 8 || in0->type.numElements() == 0) return false;
+  for (size_t k = 0; k < op.results.size(); ++k) {
+    if (isLocal(op.result(k))) return false;
+  }
+  return true;
+}
+
+void Emitter::emitReduceColumns(const ir::Op& op, const std::vector<int64_t>& reducedSizes,
+                                const std::vector<std::string>& inIdx) {
+  constexpr int64_t kBlock = 64;  // results per block: a few vectors of accumulators in flight
+  const size_t n = op.results.size();
+  const std::vector<int64_t>& outDims = op.result()->type.dims;
+  const int64_t cols = outDims.back(), block = std::min(cols, kBlock);
+  const int64_t blocks = (cols + block - 1) / block, rows = op.result()->type.numElements() / cols;
+  const std::string b = std::to_string(block), c = std::to_string(cols);
+  openParallelLoop(rows * blocks, "tile");
+  line("const int64_t row = tile / " + std::to_string(blocks) + ";");
+  line("const int64_t col0 = (tile % " + std::to_string(blocks) + ") * " + b + ";");
+  const std::string width =
+      cols % block == 0 ? b : "(" + c + " - col0 < " + b + " ? " + c + " - col0 : " + b + ")";
+  line("const int64_t width = " + width + ";");
+  declareMultiIndex({outDims.begin(), outDims.end() - 1}, "row", "o");
+  for (size_t k = 0; k < n; ++k) {
+    const std::string acc = "acc" + std::to_string(k);
+    line(cType(op.result(k)->type.dtype) + " " + acc + "[" + b + "];");
+    line("for (int64_t w = 0; w < width; ++w) " + acc + "[w] = " + scalar(op.operands[n + k]) +
+         ";");
+  }
+  open("for (int64_t r = 0; r < " + std::to_string(product(reducedSizes)) + "; ++r)");
+  declareMultiIndex(reducedSizes, "r", "q");
+  open("for (int64_t w = 0; w < width; ++w)");
+  line("[[maybe_unused]] const int64_t " + idx("o", static_cast<int64_t>(outDims.size()) - 1) +
+       " = col0 + w;");
+  std::vector<std::string> args;
+  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k) + "[w]");
+  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], ElementIndex{"", inIdx}));
+  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
+  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + "[w] = " + yields[k] + ";");
+  close();
+  close();
+  open("for (int64_t w = 0; w < width; ++w)");
+  for (size_t k = 0; k < n; ++k) {
+    line(at(op.result(k), "row * " + c + " + col0 + w") + " = acc" + std::to_string(k) + "[w];");
+  }
+  close();
+  close();
+  endStage(op);
 }
 
 // The input is seen padded (low/high, and base dilation as interior padding) with the init value;
@@ -93,8 +159,7 @@ void Emitter::emitReduceWindow(const ir::Op& op) {
     inIdx.push_back(t + " / " + dil);
   }
   line("if (!(" + valid + ")) continue;");
-  std::string inLinear = linear(in0->type.dims, inIdx);
-  accumulateAndStore(op, inLinear);
+  accumulateAndStore(op, ElementIndex{"", inIdx});
 }
 
 // As XLA's CPU emitter: the result starts as init; then, source element by source element in

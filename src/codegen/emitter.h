@@ -191,8 +191,11 @@ class Emitter {
   void noteDotForm(const ir::Op& op, const std::string& form);  // for dotFormsText
   void emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNest& nest);
   void declareAccumulators(const ir::Op& op);
-  void accumulateAndStore(const ir::Op& op, const std::string& inLinear);
+  void accumulateAndStore(const ir::Op& op, const ElementIndex& in);
   void emitReduce(const ir::Op& op);
+  bool reducesColumns(const ir::Op& op) const;
+  void emitReduceColumns(const ir::Op& op, const std::vector<int64_t>& reducedSizes,
+                         const std::vector<std::string>& inIdx);
   void emitReduceWindow(const ir::Op& op);
   void emitSelectAndScatter(const ir::Op& op);
   void emitSort(const ir::Op& op);  // emit_sort.cc

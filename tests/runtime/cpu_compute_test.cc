@@ -221,6 +221,48 @@ TEST(CpuCompute, VariadicReduceArgmaxTakesFirstMaximum) {
   EXPECT_EQ(values<int32_t>(out[1]), (std::vector<int32_t>{1}));
 }
 
+// Reductions that keep the minor dim (over a leading dim, over two, with a partial block of
+// columns, and a variadic argmax) run as blocks of column accumulators; each result must still
+// fold its elements in row-major order from the init value: the bits of a sequential sum.
+TEST(CpuCompute, ColumnReductionsFoldInRowMajorOrder) {
+  constexpr int64_t kA = 3, kB = 5, kC = 100;
+  ProgramBuilder b;
+  ir::Value* x = b.param(type(DType::F32, {kA, kB, kC}), "x");
+  ir::Value* sq = b.op1(K::Multiply, {x, x}, type(DType::F32, {kA, kB, kC}));
+  ir::Value* zero = b.constant<float>(type(DType::F32), {0});
+  ir::Op* overA = b.op(K::Reduce, {sq, zero}, {type(DType::F32, {kB, kC})}, ir::ReduceAttrs{{0}});
+  b.binaryRegion(overA, K::Add, DType::F32);
+  ir::Op* overAB = b.op(K::Reduce, {x, zero}, {type(DType::F32, {kC})}, ir::ReduceAttrs{{0, 1}});
+  b.binaryRegion(overAB, K::Add, DType::F32);
+  ir::Value* ninf = b.constant<float>(type(DType::F32), {-std::numeric_limits<float>::infinity()});
+  ir::Op* maxB = b.op(K::Reduce, {x, ninf}, {type(DType::F32, {kA, kC})}, ir::ReduceAttrs{{1}});
+  b.binaryRegion(maxB, K::Maximum, DType::F32);
+  b.output(overA->result());
+  b.output(overAB->result());
+  b.output(maxB->result());
+  const codegen::EmittedKernel k = codegen::emit(b.program, codegen::Target::Cpu);
+  ASSERT_NE(k.source.find("const int64_t col0 = "), std::string::npos) << "not the column form";
+  std::vector<float> xv(kA * kB * kC);
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = 0.37f * static_cast<float>((i * 7) % 23) - 3.1f;
+  auto out = runCpu(b.program, {array<float>(DType::F32, {kA, kB, kC}, xv)});
+  ASSERT_EQ(out.size(), 3u);
+  auto at = [&](int64_t a, int64_t bb, int64_t c) { return xv[(a * kB + bb) * kC + c]; };
+  std::vector<float> wantA(kB * kC, 0.0f), wantAB(kC, 0.0f), wantMax(kA * kC, -INFINITY);
+  for (int64_t bb = 0; bb < kB; ++bb)
+    for (int64_t c = 0; c < kC; ++c)
+      for (int64_t a = 0; a < kA; ++a) wantA[bb * kC + c] += at(a, bb, c) * at(a, bb, c);
+  for (int64_t c = 0; c < kC; ++c)
+    for (int64_t a = 0; a < kA; ++a)
+      for (int64_t bb = 0; bb < kB; ++bb) wantAB[c] += at(a, bb, c);
+  for (int64_t a = 0; a < kA; ++a)
+    for (int64_t c = 0; c < kC; ++c)
+      for (int64_t bb = 0; bb < kB; ++bb)
+        wantMax[a * kC + c] = std::max(wantMax[a * kC + c], at(a, bb, c));
+  EXPECT_EQ(values<float>(out[0]), wantA);
+  EXPECT_EQ(values<float>(out[1]), wantAB);
+  EXPECT_EQ(values<float>(out[2]), wantMax);
+}
+
 ir::Value* reduceWindow(ProgramBuilder& b, ir::Value* x, ir::Value* init, K combiner,
                         ir::ReduceWindowAttrs a, int64_t outSize) {
   ir::Op* op = b.op(K::ReduceWindow, {x, init}, {type(DType::F32, {outSize})}, std::move(a));
