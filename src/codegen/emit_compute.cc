@@ -31,17 +31,26 @@ void Emitter::declareAccumulators(const ir::Op& op) {
   }
 }
 
+// acc<k><element> = reducer(acc<k><element>, operand k at `in`), for each result k: the reducer
+// region's step, shared by the element-per-iteration and the column-block forms.
+void Emitter::foldIntoAccumulators(const ir::Op& op, const std::string& element,
+                                   const ElementIndex& in) {
+  const size_t n = op.results.size();
+  std::vector<std::string> args;
+  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k) + element);
+  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], in));
+  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
+  for (size_t k = 0; k < n; ++k)
+    line("acc" + std::to_string(k) + element + " = " + yields[k] + ";");
+}
+
 // Folds the input element at `in` into the accumulators with the reducer region, closes the loop
 // over the window, stores the accumulators as the results and closes the output loop. `in` is the
 // multi-index: a fused input (a broadcast bias, a transpose) maps it without splitting a linear
 // index again.
 void Emitter::accumulateAndStore(const ir::Op& op, const ElementIndex& in) {
-  size_t n = op.results.size();
-  std::vector<std::string> args;
-  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k));
-  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], in));
-  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
-  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + " = " + yields[k] + ";");
+  const size_t n = op.results.size();
+  foldIntoAccumulators(op, "", in);
   close();
   for (size_t k = 0; k < n; ++k) line(at(op.result(k), "i") + " = acc" + std::to_string(k) + ";");
   close();
@@ -118,11 +127,7 @@ void Emitter::emitReduceColumns(const ir::Op& op, const std::vector<int64_t>& re
   open("for (int64_t w = 0; w < width; ++w)");
   line("[[maybe_unused]] const int64_t " + idx("o", static_cast<int64_t>(outDims.size()) - 1) +
        " = col0 + w;");
-  std::vector<std::string> args;
-  for (size_t k = 0; k < n; ++k) args.push_back("acc" + std::to_string(k) + "[w]");
-  for (size_t k = 0; k < n; ++k) args.push_back(at(op.operands[k], ElementIndex{"", inIdx}));
-  std::vector<std::string> yields = emitScalarRegion(*op.regions[0], args);
-  for (size_t k = 0; k < n; ++k) line("acc" + std::to_string(k) + "[w] = " + yields[k] + ";");
+  foldIntoAccumulators(op, "[w]", ElementIndex{"", inIdx});
   close();
   close();
   open("for (int64_t w = 0; w < width; ++w)");

@@ -192,6 +192,7 @@ class Emitter {
   void emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNest& nest);
   void declareAccumulators(const ir::Op& op);
   void accumulateAndStore(const ir::Op& op, const ElementIndex& in);
+  void foldIntoAccumulators(const ir::Op& op, const std::string& element, const ElementIndex& in);
   void emitReduce(const ir::Op& op);
   bool reducesColumns(const ir::Op& op) const;
   void emitReduceColumns(const ir::Op& op, const std::vector<int64_t>& reducedSizes,
