@@ -17,6 +17,14 @@ and manifest.json, which describes every program (see README.md).
 from __future__ import annotations
 
 import os
+import sys
+
+# A fixed string-hash seed: numpyro's Trace_ELBO sums its sites in the order of a set of their
+# names, so with Python's per-process salt the SVI program's HLO (and its last bits) changed from
+# one run to the next. The generator re-runs itself under seed 0 when started without it.
+if os.environ.get("PYTHONHASHSEED") != "0":
+    os.environ["PYTHONHASHSEED"] = "0"
+    os.execv(sys.executable, [sys.executable, *sys.argv])
 
 # Before jax is imported: lower and run on the CPU only, whatever this machine has.
 os.environ["JAX_PLATFORMS"] = "cpu"
@@ -28,7 +36,6 @@ import inspect  # noqa: E402
 import io  # noqa: E402
 import json  # noqa: E402
 import pathlib  # noqa: E402
-import sys  # noqa: E402
 
 import numpy as np  # noqa: E402
 
