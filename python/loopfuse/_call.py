@@ -23,6 +23,7 @@ import warnings
 from typing import Any, Callable, Sequence
 
 import jax
+import jax.extend
 import jax.numpy as jnp
 import numpy as np
 from jax import custom_batching
@@ -77,15 +78,36 @@ def inside_lowering() -> bool:
     return getattr(_lowering, "depth", 0) > 0
 
 
-def lower_to_hlo(flat_fun: FlatFun, args: Sequence[Any], target: str):
-    """jax's own lowering of flat_fun for the avals of args: every parameter kept, in order."""
+def trace_flat(flat_fun: FlatFun, args: Sequence[Any]):
+    """jax's trace of flat_fun for the avals of args (a `jax.stages.Traced`), every parameter
+    kept, in order."""
     jitted = jax.jit(flat_fun, keep_unused=True)
     _lowering.depth = getattr(_lowering, "depth", 0) + 1
     try:
-        traced = jitted.trace(*[_aval_struct(a) for a in args])
+        return jitted.trace(*[_aval_struct(a) for a in args])
     finally:
         _lowering.depth -= 1
-    return traced.lower(lowering_platforms=(target,))
+
+
+def lower_to_hlo(flat_fun: FlatFun, args: Sequence[Any], target: str):
+    """jax's own lowering of flat_fun for the avals of args: every parameter kept, in order."""
+    return trace_flat(flat_fun, args).lower(lowering_platforms=(target,))
+
+
+def _hoist_closed_tracers(traced: Any, nargs: int) -> tuple[FlatFun, list[Any]] | None:
+    """None when the traced function closes over no tracer; else an equivalent function that
+    takes those tracers as leading arguments, and the tracers.
+
+    A function can close over tracers of an enclosing trace: an lf.jit function defined inside a
+    jax.jit, grad or vmap, or library state cached during an earlier trace (numpyro's autoguides
+    keep their initial values). jax's lowering then takes them as extra leading HLO parameters
+    that the call would not pass; made arguments, they also take part in grad and vmap."""
+    n_closed = len(traced.jaxpr.in_avals) - nargs
+    if n_closed <= 0:
+        return None
+    consts, _ = traced.closure_convert()  # the jaxpr's own constants, then the closed tracers
+    converted = jax.extend.core.jaxpr_as_fun(traced.jaxpr)
+    return lambda *xs: list(converted(*xs)), list(consts[len(consts) - n_closed :])
 
 
 def _fallback_message(options: Options, error: _backend.CompileError, lowered: Any | None) -> str:
@@ -171,7 +193,13 @@ def apply(
         reason = _backend.cuda_unavailable_reason()
         if reason is not None:
             return _run_with_xla(flat_fun, args, options, _backend.CompileError(reason), None)
-    lowered = lower_to_hlo(flat_fun, args, target)
+    traced = trace_flat(flat_fun, args)
+    hoisted = _hoist_closed_tracers(traced, len(args))
+    if hoisted is not None:
+        converted, closed = hoisted
+        shifted = frozenset(i + len(closed) for i in donated)
+        return apply(converted, [*closed, *args], options, shifted)
+    lowered = traced.lower(lowering_platforms=(target,))
     out_structs = [jax.ShapeDtypeStruct(o.shape, o.dtype) for o in lowered.out_info]
     if not out_structs:
         return []

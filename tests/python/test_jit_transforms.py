@@ -254,3 +254,46 @@ def test_shard_map_over_four_cpu_devices() -> None:
         jax.grad(lambda x: sharded(per_shard)(x).sum())(x),
         scale=10.0,
     )
+
+
+def _sine_iteration(x, y, n):
+    return jax.lax.fori_loop(0, n, lambda i, v: jnp.sin(v * y) + 1.0, x)
+
+
+def test_function_closing_over_tracers_of_the_enclosing_trace() -> None:
+    # An lf.jit function defined inside jax.jit / grad / vmap closes over that trace's values:
+    # a float (the rate, differentiated and batched) and an integer (the trip count). They
+    # become arguments of the kernel; before, the lowering's extra parameters made every call
+    # fail with "the program takes 3 inputs ... the call has 1".
+    x = np.linspace(0.1, 1.0, 4, dtype=np.float32)
+    calls = []
+
+    def through_lf(y, n):
+        f = lf.jit(lambda a: _sine_iteration(a, y, n), fallback="error")
+        calls.append(f)
+        return f(x)
+
+    def through_jax(y, n):
+        return _sine_iteration(x, y, n)
+
+    y, n = np.float32(0.7), np.int32(5)
+    assert_close(jax.jit(through_lf)(y, n), through_jax(y, n), what="jit")
+    assert_close(
+        jax.grad(lambda y: through_lf(y, n).sum())(y),
+        jax.grad(lambda y: through_jax(y, n).sum())(y),
+        what="grad of the closed-over value",
+        scale=10.0,
+    )
+    ys = np.linspace(0.2, 0.9, 3, dtype=np.float32)
+    assert_close(
+        jax.vmap(lambda y: through_lf(y, n))(ys),
+        jax.vmap(lambda y: through_jax(y, n))(ys),
+        what="vmap over the closed-over value",
+    )
+    ns = np.array([1, 3, 6], np.int32)
+    assert_close(
+        jax.jit(jax.vmap(lambda n: through_lf(y, n)))(ns),
+        jax.vmap(lambda n: through_jax(y, n))(ns),
+        what="vmap over the closed-over trip count",
+    )
+    assert all(f.fallback_count == 0 for f in calls)  # every one ran as a loopfuse kernel
