@@ -246,8 +246,55 @@ def _diffrax(t1: float) -> Benchmark:
     )
 
 
+def _numpyro_nuts(chains: int, steps: int) -> Benchmark:
+    return Benchmark(
+        name=f"numpyro/nuts/n{steps}/b{chains}",
+        group="numpyro",
+        build=lambda: workloads.numpyro_nuts_case(chains, steps),
+        iterations=steps,  # NUTS transitions, each a tree built in while loops
+        batch=chains,
+        params={"library": "numpyro", "target": "logistic regression, 100 x 4", "step_size": 0.1},
+        # Accept and U-turn decisions can flip on last-bit differences of f32 energies.
+        tolerance=(1e-4, 1e-4),
+    )
+
+
+def _numpyro_svi(steps: int) -> Benchmark:
+    return Benchmark(
+        name=f"numpyro/svi_autonormal/n{steps}",
+        group="numpyro",
+        build=lambda: workloads.numpyro_svi_case(steps),
+        iterations=steps,
+        params={"library": "numpyro", "guide": "AutoNormal", "optimizer": "Adam"},
+        # Thousands of Adam steps on f32 gradients: last-bit differences accumulate.
+        tolerance=(1e-3, 1e-4),
+    )
+
+
+def _flax_lstm(steps: int, hidden: int, batch: int) -> Benchmark:
+    return Benchmark(
+        name=f"flax/lstm_scan/n{steps}/b{batch}/h{hidden}",
+        group="flax",
+        build=lambda: workloads.flax_lstm_case(steps, hidden, batch),
+        iterations=steps,
+        params={"library": "flax.linen", "cell": "LSTMCell", "hidden": hidden},
+    )
+
+
+def _flax_mlp_train(steps: int, batch: int) -> Benchmark:
+    return Benchmark(
+        name=f"flax/mlp_adamw_train/n{steps}/b{batch}",
+        group="flax",
+        build=lambda: workloads.flax_mlp_train_case(steps, batch),
+        iterations=steps,
+        params={"library": "flax.linen + optax", "layers": "Dense-LayerNorm-gelu x2", "width": 64},
+        # Hundreds of adamw steps on f32 gradients: last-bit differences accumulate.
+        tolerance=(1e-3, 1e-4),
+    )
+
+
 def _libraries(quick: bool) -> list[Benchmark]:
-    """blackjax and diffrax, where they are installed (the GPU image has neither)."""
+    """blackjax, diffrax, numpyro and flax, where they are installed (the GPU image has none)."""
     import importlib.util
 
     out = []
@@ -257,6 +304,12 @@ def _libraries(quick: bool) -> list[Benchmark]:
             out.append(_nuts(chains=64, steps=100, split_inside=True))
     if importlib.util.find_spec("diffrax") is not None:
         out.append(_diffrax(1.0 if quick else 20.0))
+    if importlib.util.find_spec("numpyro") is not None:
+        out.append(_numpyro_nuts(chains=2, steps=5) if quick else _numpyro_nuts(16, 100))
+        out.append(_numpyro_svi(10 if quick else 2000))
+    if importlib.util.find_spec("flax") is not None:
+        out.append(_flax_lstm(5, 4, 2) if quick else _flax_lstm(steps=500, hidden=64, batch=16))
+        out.append(_flax_mlp_train(5, 8) if quick else _flax_mlp_train(steps=500, batch=256))
     return out
 
 

@@ -388,3 +388,128 @@ def diffrax_case(t1: float) -> Case:
         return solution.ys
 
     return Case(diffrax_vdp, (jnp.array([2.0, 0.0]), jnp.asarray(1.0)))
+
+
+def _logistic_model(x: jax.Array, y: jax.Array) -> None:
+    import numpyro
+    import numpyro.distributions as dist
+
+    w = numpyro.sample("w", dist.Normal(0.0, 1.0).expand([x.shape[1]]))
+    b = numpyro.sample("b", dist.Normal(0.0, 1.0))
+    numpyro.sample("y", dist.Bernoulli(logits=x @ w + b), obs=y)
+
+
+def _logistic_data(n: int = 100, d: int = 4) -> tuple[jax.Array, jax.Array]:
+    k = jax.random.split(jax.random.PRNGKey(21), 2)
+    x = jax.random.normal(k[0], (n, d))
+    logits = x @ jnp.linspace(1.0, -1.0, d) + 0.3 * jax.random.normal(k[1], (n,))
+    return x, (logits > 0).astype(jnp.float32)
+
+
+def numpyro_nuts_case(chains: int, steps: int) -> Case:
+    """numpyro's NUTS kernel (`hmc(potential_fn, algo="NUTS")`, what `MCMC` runs) on a Bayesian
+    logistic regression (100 points, 4 features), a fixed step size, `steps` transitions per
+    chain in a scan, vmapped over `chains` keys as `chain_method="vectorized"` does."""
+    from numpyro.infer.hmc import hmc
+    from numpyro.infer.util import initialize_model
+
+    x, y = _logistic_data()
+    init_params, potential_fn, *_ = initialize_model(
+        jax.random.PRNGKey(0), _logistic_model, model_args=(x, y)
+    )
+    init_kernel, sample_kernel = hmc(potential_fn, algo="NUTS")
+
+    def numpyro_chains(keys: jax.Array) -> tuple[jax.Array, jax.Array]:
+        def chain(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+            state = init_kernel(init_params, num_warmup=0, step_size=0.1, rng_key=key)
+
+            def step(state: Any, _: Any) -> tuple[Any, jax.Array]:
+                state = sample_kernel(state)
+                return state, state.num_steps
+
+            state, n = lax.scan(step, state, None, length=steps)
+            return state.z["w"], jnp.sum(n)
+
+        return jax.vmap(chain)(keys)
+
+    return Case(numpyro_chains, (jax.random.split(jax.random.PRNGKey(22), chains),))
+
+
+def numpyro_svi_case(steps: int) -> Case:
+    """numpyro's SVI on the same logistic regression: an AutoNormal guide, Trace_ELBO, Adam,
+    `steps` `svi.update` calls in a scan (each draws from the guide)."""
+    import numpyro
+    from numpyro.infer import SVI, Trace_ELBO
+    from numpyro.infer.autoguide import AutoNormal
+
+    x, y = _logistic_data()
+
+    def fit(x: jax.Array, y: jax.Array) -> tuple[Any, jax.Array]:
+        # A new guide per trace: an autoguide keeps the values of its first `init` (tracers when
+        # traced), and a second trace of the same guide fails with jax's UnexpectedTracerError.
+        guide = AutoNormal(_logistic_model)
+        svi = SVI(_logistic_model, guide, numpyro.optim.Adam(0.01), Trace_ELBO())
+        state = svi.init(jax.random.PRNGKey(23), x, y)
+        state, losses = lax.scan(lambda s, _: svi.update(s, x, y), state, None, length=steps)
+        return svi.get_params(state), losses
+
+    return Case(fit, (x, y))
+
+
+def flax_lstm_case(steps: int, hidden: int, batch: int, inputs: int = 16) -> Case:
+    """flax.linen's LSTMCell lifted by `nn.scan` over `steps` time steps: every hidden state."""
+    import flax.linen as nn
+
+    class LSTM(nn.Module):
+        @nn.compact
+        def __call__(self, xs: jax.Array) -> Any:
+            cell = nn.scan(
+                nn.LSTMCell,
+                variable_broadcast="params",
+                split_rngs={"params": False},
+                in_axes=1,
+                out_axes=1,
+            )(features=hidden)
+            return cell(cell.initialize_carry(jax.random.key(0), xs[:, 0].shape), xs)
+
+    xs = jax.random.normal(jax.random.PRNGKey(24), (batch, steps, inputs))
+    params = LSTM().init(jax.random.key(1), xs)
+
+    def lstm(params: Any, xs: jax.Array) -> Any:
+        return LSTM().apply(params, xs)[1]
+
+    return Case(lstm, (params, xs))
+
+
+def flax_mlp_train_case(steps: int, batch: int, width: int = 64) -> Case:
+    """A flax.linen MLP (Dense, LayerNorm, gelu) fit by optax's adamw for `steps` steps in a
+    scan: a whole training run on one batch as one call."""
+    import flax.linen as nn
+    import optax
+
+    class MLP(nn.Module):
+        @nn.compact
+        def __call__(self, x: jax.Array) -> jax.Array:
+            for _ in range(2):
+                x = nn.gelu(nn.LayerNorm()(nn.Dense(width)(x)))
+            return nn.Dense(1)(x)[:, 0]
+
+    k = jax.random.split(jax.random.PRNGKey(25), 2)
+    x = jax.random.normal(k[0], (batch, 8))
+    y = jnp.sin(x @ jnp.linspace(-1.0, 1.0, 8)) + 0.1 * jax.random.normal(k[1], (batch,))
+    params = MLP().init(jax.random.key(2), x)
+    opt = optax.adamw(3e-3)
+
+    def train(params: Any, x: jax.Array, y: jax.Array) -> tuple[Any, jax.Array]:
+        def step(carry: Any, _: Any) -> tuple[Any, jax.Array]:
+            params, opt_state = carry
+            loss, grads = jax.value_and_grad(lambda p: jnp.mean((MLP().apply(p, x) - y) ** 2))(
+                params
+            )
+            updates, opt_state = opt.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), loss
+
+        (params, _), losses = lax.scan(step, (params, opt.init(params)), None, length=steps)
+        return params, losses
+
+    return Case(train, (params, x, y))
