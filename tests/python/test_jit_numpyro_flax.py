@@ -144,9 +144,9 @@ def test_flax_training_loop_with_adamw():
     def train(params):
         def step(carry, _):
             params, opt_state = carry
-            loss, grads = jax.value_and_grad(
-                lambda p: jnp.mean((mlp.apply(p, x) - target) ** 2)
-            )(params)
+            loss, grads = jax.value_and_grad(lambda p: jnp.mean((mlp.apply(p, x) - target) ** 2))(
+                params
+            )
             updates, opt_state = opt.update(grads, opt_state, params)
             return (optax.apply_updates(params, updates), opt_state), loss
 
