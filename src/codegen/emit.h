@@ -47,6 +47,11 @@ struct EmittedKernel {
   }
 };
 
+// The line a CPU kernel's source starts with when its element loops fit 512-bit vectors (rows of
+// a multiple of 64 bytes, and some of at least 256): the host compiler then prefers 512-bit
+// vectors for the loops it vectorizes (runtime/host_compiler.cc says why and what it measured).
+inline constexpr char kCpuWideVectorsDefine[] = "#define LF_CPU_WIDE_VECTORS 1\n";
+
 // CPU entry ABI (what the runtime calls after dlopen):
 //   extern "C" int <entryName>(const void* const* inputs, void* const* outputs, void* scratch);
 // inputs/outputs are dense row-major arrays of the types above; returns 0.

@@ -304,7 +304,9 @@ BatchAttempt emitBatched(const ir::Program& program, Target target,
   out.gridBlocks = gridBlocks;
   out.chains = m.chains;
   Emitter emitter(k, target, &layout);
-  out.source = withPrelude(defines, target) + emitter.kernelSource(out.entryName);
+  const std::string body = emitter.kernelSource(out.entryName);
+  if (emitter.prefersWideVectors()) defines = kCpuWideVectorsDefine + defines;
+  out.source = withPrelude(defines, target) + body;
   out.explain += emitter.mergedLoopsText() + emitter.dotFormsText() + hostCallbacksText(out);
   return {std::move(out), ""};
 }

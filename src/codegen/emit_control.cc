@@ -58,7 +58,7 @@ void Emitter::emitWhile(const ir::Op& op) {
       line(temps[k] + "[i] = " + at(y, "i") + ";");
       close();
     } else if (updates[k] == U::Evaluated || updates[k] == U::Copied) {
-      openParallelLoop(r->type.numElements(), "i", rowLengthFor(r->type.dims));
+      openRowLoop(r, r->type.numElements());
       line(nextName(r) + "[i] = " + at(y, "i") + ";");
       close();
     }

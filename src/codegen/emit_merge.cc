@@ -94,7 +94,7 @@ void Emitter::emitMergeableStage(const ir::Op& op) {
   if (!mayJoin) {
     merged_ = MergedLoop{};
     merged_->n = n;
-    openParallelLoop(n, "i", rowLengthFor(op.result(0)->type.dims));
+    openRowLoop(op.result(0), n);
   }
   emitMergeableStageBody(op);
   if (!mayJoin) close();
@@ -122,7 +122,7 @@ void Emitter::emitMergeableStage(const ir::Op& op) {
     emitOp(op);
     return;
   }
-  openParallelLoop(n, "i", rowLengthFor(op.result(0)->type.dims));
+  openRowLoop(op.result(0), n);
   merged_ = MergedLoop{};
   merged_->n = n;
   emitMergeableStageBody(op);

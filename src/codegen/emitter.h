@@ -74,6 +74,9 @@ class Emitter {
   std::string mergedLoopsText() const;
   // After kernelSource: the form each dot runs in on the CPU (empty on CUDA or without dots).
   std::string dotFormsText() const;
+  // After kernelSource: whether every CPU element loop fits 512-bit vectors and some are long
+  // enough to gain from them (kCpuWideVectorsDefine).
+  bool prefersWideVectors() const;
 
  private:
   // ---- Text.
@@ -90,6 +93,10 @@ class Emitter {
   // every element in every thread when it is a local (each thread keeps its own copy).
   void openElementLoop(const ir::Value* out, const std::string& var = "i");
   void openElementLoop(const ir::Value* out, int64_t n, const std::string& var = "i");
+  // The SPMD loop over n elements of v, in rows where rowLengthFor(v's dims) says so.
+  void openRowLoop(const ir::Value* v, int64_t n, const std::string& var = "i");
+  // Records an element loop whose inner loop runs `trip` elements of `dtype` (prefersWideVectors).
+  void noteVectorLoop(int64_t trip, DType dtype);
   // The barrier after a stage, left out when every result is a local of each thread.
   void endStage(const ir::Op& op);
   // Declares <prefix>0..<prefix>{r-1}, the multi-index of the linear index `var` in `dims`; with
@@ -283,6 +290,8 @@ class Emitter {
     size_t depth = 0;
   };
   std::vector<RowSplit> rowSplits_;
+  bool wideVectorsFit_ = true;   // no element loop of a length 512-bit vectors leave a tail in
+  bool wideVectorsPay_ = false;  // some element loop of at least four 512-bit vectors
   std::vector<std::string> dotForms_;                  // noteDotForm
   std::vector<std::vector<std::string>> mergedLoops_;  // closed loops of two or more members
   std::optional<int64_t> mergeStages_;

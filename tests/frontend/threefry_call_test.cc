@@ -234,7 +234,10 @@ TEST(ThreefryCall, EveryCorpusCallIsRecognised) {
     if (text.str().find("to_apply=threefry2x32") == std::string::npos) continue;
     SourceFile file(entry.path().string(), text.str());
     const std::string ir = ir::print(importModule(hlo::parseModule(file)));
-    EXPECT_TRUE(hashed(ir)) << entry.path();
+    // flax's LSTMCell.initialize_carry splits a key it never uses: the call is dead and imports as
+    // nothing (the rotation tables below would show a hash written out instead).
+    const bool deadCallsOnly = entry.path().stem().string().rfind("model_flax_lstm_scan", 0) == 0;
+    EXPECT_EQ(hashed(ir), !deadCallsOnly) << entry.path();
     EXPECT_EQ(ir.find("constant({13, 15, 26, 6})"), std::string::npos) << entry.path();
     EXPECT_EQ(ir.find("constant({17, 29, 16, 24})"), std::string::npos) << entry.path();
     ++programs;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "codegen/emit.h"
 #include "runtime/compile_cache.h"
 #include "runtime/cpu_program_builder.h"
 #include "runtime/host_compiler.h"
@@ -221,6 +222,19 @@ TEST(CacheCompile, SystemHeadersArePrecompiledAndUsed) {
   command += " -H -fsyntax-only -include " + header + " " + source;
   const std::string trace = outputOf(command);
   EXPECT_NE(trace.find("! " + header + ".gch"), std::string::npos) << command << "\n" << trace;
+}
+
+// The emitter's kCpuWideVectorsDefine, first in the source, asks for 512-bit vectors; nothing else
+// does (a define further down is the kernel's own text).
+TEST(CacheCompile, WideVectorsOnlyWhereTheSourceStartsWithTheDefine) {
+  auto prefers = [](const std::string& source) {
+    for (const std::string& flag : runtime::hostCompilerFlags(source, "-O3"))
+      if (flag == "-mprefer-vector-width=512") return true;
+    return false;
+  };
+  EXPECT_TRUE(prefers(std::string(codegen::kCpuWideVectorsDefine) + "int x;\n"));
+  EXPECT_FALSE(prefers("int x;\n"));
+  EXPECT_FALSE(prefers(std::string("int x;\n") + codegen::kCpuWideVectorsDefine));
 }
 
 // A compiler that cannot precompile the headers still builds the kernel, from the text.

@@ -31,7 +31,9 @@ extern "C" int loopfuse_bias_rows(const void* const* inputs, void* const* output
   }
   LF_BARRIER();
   // output 0
-  for (int64_t i = LF_TID; i < 192; i += LF_NTHREADS) {
+  for (int64_t i_r = LF_TID; i_r < 4; i_r += LF_NTHREADS)
+    for (int64_t i_c = 0; i_c < 48; ++i_c) {
+    [[maybe_unused]] const int64_t i = i_r * 48 + i_c;
     ((float*)outputs[0])[i] = v_concatenate_10[i];
   }
   return 0;
