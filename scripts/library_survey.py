@@ -5,7 +5,7 @@ A survey, not a benchmark (bench/ measures properly); it shows what falls back a
     .venv/bin/python scripts/library_survey.py                 # every library that is installed
     .venv/bin/python scripts/library_survey.py blackjax diffrax
 
-Libraries that are not installed (numpyro, flax are not in python/requirements.txt) are skipped.
+Libraries that are not installed are skipped (python/requirements.txt pins all six).
 """
 
 import importlib.util
