@@ -429,6 +429,12 @@ void Emitter::emitReshape(const ir::Op& op) {
 void Emitter::emitOp(const ir::Op& op) {
   using K = ir::OpKind;
   if (kernel_.opPlan(&op).stage < 0) return;  // constants and aliases emit no code
+  // LAPACK's QR, eigh and SVD loops shrink column by column, where 512-bit vectors leave longer
+  // tails: such kernels keep the default (four 48 x 48 eighs and QRs per step measured 12.8 ms
+  // with 512, 12.1 without, twice, though within this 2-core host's noise).
+  if (op.kind == K::Qr || op.kind == K::HouseholderProduct || op.kind == K::Ormqr ||
+      op.kind == K::Eigh || op.kind == K::Svd)
+    wideVectorsFit_ = false;
   comment(op);
   switch (op.kind) {
     case K::Iota:
