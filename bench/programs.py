@@ -339,6 +339,7 @@ def suite(platform: str, quick: bool = False) -> list[Benchmark]:
             _spectral_flow(steps=200, batch=64, n=8),
             _spectral_flow(steps=50, batch=4, n=48),  # eigh by divide and conquer (> 25 rows)
             _kuramoto_sivashinsky(steps=50, batch=16, n=128),
+            _kuramoto_sivashinsky(steps=50, batch=16, n=96),  # 4 4 2 3: the mixed-radix passes
             _curve_fit(steps=20, batch=64, points=40),
             _allen_cahn(steps=2000, batch=16, n=256),
         ]

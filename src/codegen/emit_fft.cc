@@ -48,25 +48,6 @@ void Emitter::emitFftTables() {
       }
       close(";");
     }
-    if ((n & (n - 1)) == 0) {
-      open(std::string(qualifier) + " int32_t " + tableName("bitrev", n) + "[" + std::to_string(n) +
-           "] =");
-      int bits = 0;
-      while ((int64_t{1} << bits) < n) ++bits;
-      std::string row;
-      for (int64_t k = 0; k < n; ++k) {
-        int64_t r = 0;
-        for (int b = 0; b < bits; ++b) r |= ((k >> b) & 1) << (bits - 1 - b);
-        row += std::to_string(r) + ",";
-        if ((k + 1) % 16 == 0 || k + 1 == n) {
-          line(row);
-          row.clear();
-        } else {
-          row += " ";
-        }
-      }
-      close(";");
-    }
   }
 }
 
@@ -88,7 +69,6 @@ void Emitter::emitFft(const ir::Op& op) {
   const std::string linesText = std::to_string(lines);
   const std::string inBase = "line * " + std::to_string(inPoints);
   const std::string outBase = "line * " + std::to_string(outPoints);
-  const bool direct = (n & (n - 1)) != 0;
   // No more lanes than lines (rounded up to a power of two): a group of 8 lines in 16 lanes
   // would transform 8 lines of zeros.
   int64_t linesUp = 1;
@@ -121,10 +101,7 @@ void Emitter::emitFft(const ir::Op& op) {
   close();
   line("continue;");
   close();
-  // A power of two's points go in bit-reversed order (the first step of the radix-2 transform).
-  auto slot = [&](const std::string& k) {
-    return (direct ? k : tableName("bitrev", n) + "[" + k + "]") + " * W + w";
-  };
+  auto slot = [&](const std::string& k) { return k + " * W + w"; };
   if (realOut) {
     // The Hermitian extension of the n/2 + 1 points given: X[n - k] = conj(X[k]), and the
     // imaginary parts of X[0] and X[n/2] ignored.
@@ -151,19 +128,15 @@ void Emitter::emitFft(const ir::Op& op) {
     line("im[e] = (" + T + ")0;");
     close();
   }
-  if (direct && inScratch) {
+  if (inScratch) {  // the work space the passes go back and forth to
     line(T + "* wre = (" + T + "*)(lf_scratch + " + std::to_string(temps.at(1)) + ") + group * " +
          std::to_string(2 * n) + ";");
     line(T + "* wim = wre + " + ns + ";");
-  } else if (direct) {
-    line(T + " wre[" + ns + " * W], wim[" + ns + " * W];");
   } else {
-    line(T + "* wre = nullptr;");
-    line(T + "* wim = nullptr;");
+    line(T + " wre[" + ns + " * W], wim[" + ns + " * W];");
   }
   line("lf_fft_lanes<" + T + ", W>(re, im, " + ns + ", " + (inverse ? "true" : "false") + ", " +
-       tableName("cos", n) + ", " + tableName("sin", n) + ", wre, wim, " +
-       (direct ? "false" : "true") + ");");
+       tableName("cos", n) + ", " + tableName("sin", n) + ", wre, wim);");
   open("for (int64_t w = 0; w < W; ++w)");
   line("const int64_t line = group * W + w;");
   line("if (line >= " + linesText + ") break;");

@@ -39,25 +39,14 @@ inline void fftTwiddle(int64_t k, int64_t n, double& cosine, double& sine) {
   }
 }
 
-// The table lf_fft_lanes (prelude/lf_fft.h) reads for an n-point transform: for a power of two,
-// pass by pass, the factor of butterfly j of the pass over halves of `half` points at [half + j]
-// (the twiddle of k = j n / (2 half)), entry 0 unused; for any other n, the twiddle of k at [k].
+// The table lf_fft_lanes (prelude/lf_fft.h) reads for an n-point transform: the twiddle of k at
+// [k], k < n.
 inline std::vector<double> fftTable(int64_t n, bool sine) {
   std::vector<double> table(n);
   double c = 0, s = 0;
-  if (n > 0 && (n & (n - 1)) == 0) {
-    table[0] = sine ? 0.0 : 1.0;
-    for (int64_t half = 1; half < n; half <<= 1) {
-      for (int64_t j = 0; j < half; ++j) {
-        fftTwiddle(j * (n / (2 * half)), n, c, s);
-        table[half + j] = sine ? s : c;
-      }
-    }
-  } else {
-    for (int64_t k = 0; k < n; ++k) {
-      fftTwiddle(k, n, c, s);
-      table[k] = sine ? s : c;
-    }
+  for (int64_t k = 0; k < n; ++k) {
+    fftTwiddle(k, n, c, s);
+    table[k] = sine ? s : c;
   }
   return table;
 }

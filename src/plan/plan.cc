@@ -238,14 +238,14 @@ class Planner {
       p.temps = {allocate(bytes), allocate(bytes)};
     }
     if (op.kind == ir::OpKind::Fft && fftLinesInScratch(op, kernel_.target)) {
-      // Each line's (re, im) working arrays, and as much again for the direct sum's output.
+      // Each line's (re, im) arrays, and as much again for the work space the passes go back and
+      // forth to (lf_fft.h).
       const ir::Value* in = op.operands[0];
       const int64_t n = op.attr<ir::FftAttrs>().length;
       const int64_t lines =
           in->type.numElements() == 0 ? 0 : in->type.numElements() / in->type.dims.back();
       const int64_t bytes = lines * 2 * n * byteSize(in->type.dtype);
-      p.temps = {allocate(bytes)};
-      if ((n & (n - 1)) != 0) p.temps.push_back(allocate(bytes));
+      p.temps = {allocate(bytes), allocate(bytes)};
     }
     if (op.kind == ir::OpKind::Eigh && eighWorkInScratch(op, kernel_.target)) {
       const ir::Type& a = op.operands[0]->type;

@@ -98,7 +98,7 @@ struct OpPlan {
   int stage = -1;  // emission order of the array ops; -1 for ops that emit no loop (fused, aliases)
   // Sort: the two int64 permutation buffers of the merge sort. Convolution on the CPU: the
   // packed lhs of the pixel-vector form (convolution_pack.h). Fft where fftLinesInScratch: each
-  // line's working arrays (and the direct sum's). Eigh where eighWorkInScratch, Svd where
+  // line's arrays and its work space. Eigh where eighWorkInScratch, Svd where
   // svdWorkInScratch: each matrix's workspace, then its int32 workspace.
   std::vector<int64_t> temps;
   // While: per state index, how the state is updated.

@@ -24,8 +24,8 @@ def complex_normal(rng: np.random.Generator, shape: tuple[int, ...], dtype=np.co
     ),
 )
 def fft_forms(z, x, w, v):
-    # Every fft_type over one, two and three dimensions; lengths that are powers of two (radix 2)
-    # and that are not (12, 7, 6: the direct sum); the round trips give the inputs back.
+    # Every fft_type over one, two and three dimensions; lengths that are powers of two and that
+    # are not (12, 7, 6: radix 3, a prime's direct sum); the round trips give the inputs back.
     o = "ortho"
     return (
         jnp.fft.fft(z, norm=o),

@@ -1,8 +1,8 @@
 """Complex numbers and jnp.fft through lf.jit, against jax.jit on the CPU.
 
 loopfuse keeps a complex array as its real and imaginary parts (src/frontend/import_complex.cc)
-and runs each transform in the kernel (src/codegen/prelude/lf_fft.h: radix 2 for powers of two,
-the direct sum otherwise). XLA:CPU's FFT is DUCC's, which sums in another order: transforms agree
+and runs each transform in the kernel (src/codegen/prelude/lf_fft.h: the mixed-radix Stockham
+transform, a pass per factor of the length). XLA:CPU's FFT is DUCC's, which sums in another order: transforms agree
 to the float tolerance scaled by the output's largest magnitude (tests/programs/tolerances.py,
 `fft_scale`). Complex arithmetic follows XLA's formulas, and divide and abs give its bits.
 """
@@ -61,7 +61,8 @@ TRANSFORMS = {
 
 
 @pytest.mark.parametrize("name", sorted(TRANSFORMS))
-@pytest.mark.parametrize("n", [16, 12, 7])
+# 2^4; 4 3; 7 (one direct sum); 4 3 5; 7 11 (radix 7, then 11 as its direct sum).
+@pytest.mark.parametrize("n", [16, 12, 7, 60, 77])
 def test_transforms_match_jax(name: str, n: int) -> None:
     f, kind = TRANSFORMS[name]
     rng = np.random.default_rng(n)
@@ -74,17 +75,17 @@ def test_transforms_match_jax(name: str, n: int) -> None:
     check_fft(f, x)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 64, 100, 1024])
+@pytest.mark.parametrize("n", [1, 2, 3, 64, 100, 105, 1024])
 def test_lengths_in_f64(n: int) -> None:
     rng = np.random.default_rng(n)
     z = complex_normal(rng, (2, n), np.complex128)
     check_fft(lambda z: (jnp.fft.fft(z), jnp.fft.irfft(z, n), jnp.fft.rfft(z.real)), z)
 
 
-@pytest.mark.parametrize("n", [8192, 5000])
+@pytest.mark.parametrize("n", [8192, 5000, 4099])
 def test_long_lines_are_transformed_in_scratch(n: int) -> None:
-    # Past 4,096 points a line's arrays live in the kernel's scratch (plan::fftLinesInScratch),
-    # as on a GPU; 5,000 is the direct sum there.
+    # Past 4,096 points a line's arrays and work space live in the kernel's scratch
+    # (plan::fftLinesInScratch), as on a GPU; 5,000 is 2^3 5^4, 4,099 a prime (its direct sum).
     z = complex_normal(np.random.default_rng(n), (2, n), np.complex64)
     check_fft(lambda z: (jnp.fft.fft(z), jnp.fft.irfft(z, n)), z)
 

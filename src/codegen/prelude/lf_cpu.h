@@ -16,6 +16,10 @@
 #define LF_DEVICE inline
 #define LF_RESTRICT __restrict__
 #define LF_NO_UNROLL  // (a GPU code generator's workaround: lf_cuda.h)
+// Before a loop whose stores never overlap its loads (FFT passes between two arrays): GCC
+// otherwise checks at run time that each pair of them does not, and past ten pairs gives up
+// vectorizing.
+#define LF_IVDEP _Pragma("GCC ivdep")
 #if defined(LF_CPU_THREADS) || defined(LF_CPU_BATCH_THREADS)
 #include <omp.h>
 #endif

@@ -31,6 +31,7 @@ typedef unsigned long long uint64_t;
 // `VIMNMX.RELU`, which is wrong on an H200 (shapes_dynamic_update_slice wrote the last row; right
 // at -Xptxas -O0; docs/gpu-runs/README.md).
 #define LF_NO_UNROLL _Pragma("unroll 1")
+#define LF_IVDEP  // (a CPU vectorizer's hint: lf_cpu.h)
 #define LF_MAX_ARGS 64
 
 // Passed by value to every kernel (well under the 4 KB parameter limit).

@@ -22,6 +22,7 @@
 #define LF_DEVICE inline
 #define LF_RESTRICT __restrict__
 #define LF_NO_UNROLL  // (a GPU code generator's workaround: lf_cuda.h)
+#define LF_IVDEP      // (a CPU vectorizer's hint: lf_cpu.h)
 #define LF_SHARED
 #define LF_MAX_ARGS 64
 #define __device__
