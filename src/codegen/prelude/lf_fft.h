@@ -128,7 +128,7 @@ LF_DEVICE void lf_fft_stockham_pass(const T* LF_RESTRICT xr, const T* LF_RESTRIC
   const T sign = inverse ? (T)1 : (T)-1;
   if constexpr (R > 0) {
     constexpr int H = R % 2 == 1 ? (R - 1) / 2 : 1;
-    T cs[H * H], sn[H * H];
+    T cs[H * H] = {}, sn[H * H] = {};  // only an odd radix reads them
     for (int j = 1; j <= H && R % 2 == 1; ++j) {
       for (int k = 1; k <= H; ++k) {
         cs[(j - 1) * H + k - 1] = (T)twc[(bigN / R) * ((j * k) % R)];
