@@ -142,7 +142,7 @@ std::string Emitter::fusedElement(const ir::Value* v, const ElementIndex& index)
     for (size_t d = 0; d < o.size(); ++d) {
       std::string e = o[d];
       if (a.strides[d] != 1) e = "(" + e + ") * " + std::to_string(a.strides[d]);
-      if (a.starts[d] != 0) e = std::to_string(a.starts[d]) + " + " + e;
+      if (a.starts[d] != 0) e = "(" + std::to_string(a.starts[d]) + " + " + e + ")";
       inIdx.push_back(e);
     }
     result = at(in, ElementIndex{"", inIdx});
@@ -150,7 +150,8 @@ std::string Emitter::fusedElement(const ir::Value* v, const ElementIndex& index)
     const ir::Value* in = op.operands[0];
     std::vector<std::string> inIdx = partsOf();
     for (int64_t d : op.attr<ir::ReverseAttrs>().dimensions) {
-      inIdx[d] = "(" + std::to_string(outDims[d] - 1) + " - " + inIdx[d] + ")";
+      // The operand's part in parentheses: it may be a sum (a slice's start plus its index).
+      inIdx[d] = "(" + std::to_string(outDims[d] - 1) + " - (" + inIdx[d] + "))";
     }
     result = at(in, ElementIndex{"", inIdx});
   } else if (op.kind == K::Iota) {
@@ -174,7 +175,7 @@ std::string Emitter::fusedElement(const ir::Value* v, const ElementIndex& index)
       std::string s = "s" + std::to_string(++uniqueCounter_);
       line("[[maybe_unused]] const int64_t " + s + " = " +
            clampedIndex(scalar(start), start->type.dtype, in->type.dims[d] - sizes[d]) + ";");
-      inIdx.push_back(s + " + " + o[d]);
+      inIdx.push_back("(" + s + " + " + o[d] + ")");
     }
     result = at(in, ElementIndex{"", inIdx});
   } else {

@@ -78,6 +78,24 @@ def shapes_reverse(x):
     return jnp.flip(x, 0), jnp.flip(x, (1, 2)), x[::-1, ::-2], jnp.rot90(x[:, :, 0])
 
 
+# Index maps composed through fused values: a reverse whose consumer is a slice (jnp.roll of a
+# flip), with a start, a stride and a dynamic start; and slices of a reverse of a slice.
+@program(
+    "shapes_reverse_composed",
+    args=lambda rng: (normal(rng, (16,)), normal(rng, (6, 8)), ints(rng, (), -3, 9)),
+)
+def shapes_reverse_composed(v, m, k):
+    return (
+        jnp.roll(jnp.flip(v), 3),
+        jnp.flip(v)[3:14:2],
+        jnp.flip(jnp.flip(v)[2:12]),
+        lax.dynamic_slice(jnp.flip(v), (k,), (5,)),
+        jnp.flip(lax.dynamic_slice(v, (k,), (5,))),
+        jnp.roll(jnp.flip(m, 1), (2, -3), (0, 1)),
+        jnp.flip(m[1:5, ::3], (0, 1))[::-1, 1:] * 2.0,
+    )
+
+
 @program(
     "shapes_dynamic_slice",
     args=lambda rng: (normal(rng, (8, 8)), np.int32(3), np.int32(6), np.int32(-2)),
