@@ -61,6 +61,8 @@ def _draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
                 "take",
                 "arith",
                 "squeeze_expand",
+                "dynamic_update_slice",
+                "scatter_add",
             ]
         )
     )
@@ -137,6 +139,26 @@ def _draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
     if kind == "arith":
         a, b = int(rng.integers(-5, 6)), int(rng.integers(-50, 50))
         return f"x*{a}+{b}", lambda x, k: x * a + b
+    if kind == "dynamic_update_slice" and rank > 0:
+        sizes = tuple(int(rng.integers(1, n + 1)) for n in shape)
+        offsets = tuple(int(rng.integers(-3, 4)) for _ in shape)
+        # The update is a reversed corner of x itself, so it is a fused value too.
+        corner = tuple(slice(0, n) for n in sizes)
+        return (
+            f"dynamic_update_slice(flip(x)[{sizes}], k+{offsets})",
+            lambda x, k: lax.dynamic_update_slice(
+                x, jnp.flip(x)[corner] * 2, tuple(k + o for o in offsets)
+            ),
+        )
+    if kind == "scatter_add" and rank > 0:
+        d = int(rng.integers(rank))
+        # Repeated and out-of-range indices: repeats accumulate, out-of-range ones are dropped.
+        idx = rng.integers(-2, shape[d] + 2, size=int(rng.integers(1, 6))).astype(np.int32)
+        index = tuple(jnp.asarray(idx) if a == d else slice(None) for a in range(rank))
+        return (
+            f"x.at[{idx.tolist()} on {d}].add(1)",
+            lambda x, k: x.at[index].add(1, mode="drop"),
+        )
     if kind == "squeeze_expand":
         if 1 in shape:
             d = shape.index(1)
@@ -169,6 +191,7 @@ def _draw_chain(seed: int) -> tuple[np.ndarray, list[Step]]:
 
 def _chain_fn(steps: list[Step]) -> Callable[[Array, Array], tuple[Array, Array]]:
     def f(x: Array, k: Array) -> tuple[Array, Array]:
+        x = jnp.asarray(x)  # op by op, the first step may get the numpy input
         for _, fn in steps:
             x = fn(x, k)
         # A reduction at the end as well, so the chain also feeds a fused reduce.
