@@ -4,6 +4,7 @@ A survey, not a benchmark (bench/ measures properly); it shows what falls back a
 
     .venv/bin/python scripts/library_survey.py                 # every library that is installed
     .venv/bin/python scripts/library_survey.py blackjax diffrax
+    .venv/bin/python scripts/library_survey.py jax     # ~120 everyday jnp/lax/scipy/random calls
 
 Libraries that are not installed are skipped (python/requirements.txt pins all six).
 """
@@ -75,7 +76,7 @@ def compare(
     print(results[-1], flush=True)
 
 
-which = sys.argv[1:] or ["numpyro", "blackjax", "diffrax", "optax", "flax", "equinox"]
+which = sys.argv[1:] or ["jax", "numpyro", "blackjax", "diffrax", "optax", "flax", "equinox"]
 which = [w for w in which if importlib.util.find_spec(w) is not None]
 
 if "numpyro" in which:
@@ -247,6 +248,12 @@ if "optax" in which:
         return jax.lax.scan(step, (params, opt.init(params)), None, length=300)[0][0]
 
     compare("optax adamw+clip gelu scan 300", train2, params, x, y)
+
+if "jax" in which:
+    from survey_jax_cases import everyday_cases
+
+    for case, (fn, arg) in everyday_cases().items():
+        compare(f"jax {case}", fn, arg)
 
 if "flax" in which:
     import flax.linen as nn
