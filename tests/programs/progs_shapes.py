@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+import index_chains
 from registry import ints, normal, program
 
 
@@ -179,3 +180,24 @@ def shapes_dynamic_index_types(x, i, j, k):
         lax.dynamic_slice(x, (j, j + np.uint32(1)), (4, 2)),
         lax.dynamic_update_slice(x, x[:1, :2] * 10, (k, k + np.int8(3))),
     )
+
+
+# Forty random chains of data-movement ops (tests/programs/index_chains.py, seeds 1000-1039) in two
+# programs (the CUDA target passes at most 64 outputs), so that the C++ tests run them on the CPU,
+# the emulated CUDA kernel and NVRTC; k = -2 clamps some dynamic starts (jax.jit agrees with JAX op
+# by op on all forty at this k).
+def _register_index_chains(name: str, seeds: range) -> None:
+    chains = [index_chains.draw_chain(seed) for seed in seeds]
+
+    def fn(*args):
+        *xs, k = args
+        outs = []
+        for x, (_, steps) in zip(xs, chains):
+            outs.extend(index_chains.chain_fn(steps)(x, k))
+        return tuple(outs)
+
+    program(name, args=lambda rng: (*(x for x, _ in chains), np.int32(-2)))(fn)
+
+
+_register_index_chains("shapes_index_chains_a", range(1000, 1020))
+_register_index_chains("shapes_index_chains_b", range(1020, 1040))

@@ -1,10 +1,9 @@
-"""Random chains of data-movement ops through lf.jit, bit for bit against jax.jit.
+"""Random chains of data-movement ops through lf.jit, bit for bit against JAX op by op.
 
 loopfuse fuses index-only ops (reverse, slice, dynamic-slice, transpose, reshape, broadcast, pad,
 concatenate) by composing their index maps as C expressions; a chain of them is where an
 operator-precedence or clamping slip shows (jnp.roll of a jnp.flip once read x[2 + i] for
-x[2 - i]). Each case draws a chain from a seed, on int32 elements so that every result is exact,
-with integer arithmetic between the moves so that the chain is fused, not stored op by op.
+x[2 - i]). Each case draws a chain from a seed (tests/programs/index_chains.py).
 
 The oracle is JAX op by op (`jax.disable_jit`), not `jax.jit`: XLA's algebraic simplifier folds a
 dynamic-slice (or a gather with constant indices) of a dynamic-slice into one dynamic-slice without
@@ -16,194 +15,26 @@ jax.jit, 4 op by op and in loopfuse). loopfuse follows the HLO semantics.
 from __future__ import annotations
 
 import os
-from typing import Callable
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from jax import lax
 
 import loopfuse as lf
 from conftest import requires_core
+from index_chains import chain_fn, draw_chain
 
 pytestmark = requires_core
 
-Array = jax.Array
-Step = tuple[str, Callable[[Array, Array], Array]]
-
 # 40 chains in the suite (about 20 s); LF_CHAINS=400 for a longer search.
 CHAINS = int(os.environ.get("LF_CHAINS", "40"))
-MAX_DIM = 9
-MAX_ELEMENTS = 2048
-
-
-def _axes(rng: np.random.Generator, rank: int) -> tuple[int, ...]:
-    count = int(rng.integers(1, rank + 1))
-    return tuple(sorted(int(a) for a in rng.choice(rank, size=count, replace=False)))
-
-
-def _draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
-    """One op that maps `shape` to a shape within the limits, or None to draw again."""
-    rank = len(shape)
-    kind = str(
-        rng.choice(
-            [
-                "flip",
-                "slice",
-                "dynamic_slice",
-                "transpose",
-                "reshape",
-                "broadcast",
-                "pad",
-                "concatenate",
-                "roll",
-                "take",
-                "arith",
-                "squeeze_expand",
-                "dynamic_update_slice",
-                "scatter_add",
-            ]
-        )
-    )
-    if kind == "flip" and rank > 0:
-        axes = _axes(rng, rank)
-        return f"flip{axes}", lambda x, k: jnp.flip(x, axes)
-    if kind == "slice" and rank > 0:
-        d = int(rng.integers(rank))
-        n = shape[d]
-        start = int(rng.integers(0, n))
-        stop = int(rng.integers(start + 1, n + 1))
-        stride = int(rng.integers(1, 4))
-        if rng.random() < 0.4:  # a negative stride: JAX lowers it as reverse + slice
-            sl = slice(stop - 1, start - 1 if start > 0 else None, -stride)
-        else:
-            sl = slice(start, stop, stride)
-        index = tuple(sl if a == d else slice(None) for a in range(rank))
-        return f"x[{index}]", lambda x, k: x[index]
-    if kind == "dynamic_slice" and rank > 0:
-        sizes = tuple(int(rng.integers(1, n + 1)) for n in shape)
-        offsets = tuple(int(rng.integers(-3, 4)) for _ in shape)
-        # Starts from the traced k: some in range, some clamped at either end.
-        return (
-            f"dynamic_slice(k+{offsets}, {sizes})",
-            lambda x, k: lax.dynamic_slice(x, tuple(k + o for o in offsets), sizes),
-        )
-    if kind == "transpose" and rank > 1:
-        perm = tuple(int(p) for p in rng.permutation(rank))
-        return f"transpose{perm}", lambda x, k: jnp.transpose(x, perm)
-    if kind == "reshape" and rank > 0:
-        total = int(np.prod(shape))
-        divisors = [q for q in range(2, MAX_DIM + 1) if total % q == 0 and total // q <= MAX_DIM]
-        if rank > 1 and rng.random() < 0.5:
-            target: tuple[int, ...] = (total,) if total <= 4 * MAX_DIM else shape[::-1]
-        elif divisors:
-            q = int(rng.choice(divisors))
-            target = (q, total // q)
-        else:
-            target = (total,)
-        return f"reshape{target}", lambda x, k: x.reshape(target)
-    if kind == "broadcast" and rank < 3:
-        n = int(rng.integers(1, 4))
-        where = int(rng.integers(0, rank + 1))
-        target = shape[:where] + (n,) + shape[where:]
-        dims = tuple(a if a < where else a + 1 for a in range(rank))
-        return (
-            f"broadcast_in_dim({target}, {dims})",
-            lambda x, k: lax.broadcast_in_dim(x, target, dims),
-        )
-    if kind == "pad" and rank > 0:
-        config = []
-        for n in shape:
-            low, high = int(rng.integers(-1, 3)), int(rng.integers(-1, 3))
-            interior = int(rng.integers(0, 2))
-            if n + (n - 1) * interior + low + high < 1:
-                low = high = 0
-            config.append((low, high, interior))
-        cfg = tuple(config)
-        return f"pad{cfg}", lambda x, k: lax.pad(x, jnp.int32(-7), cfg)
-    if kind == "concatenate" and rank > 0:
-        d = int(rng.integers(rank))
-        return (
-            f"concatenate([x, flip(x)[..]], {d})",
-            lambda x, k: jnp.concatenate([x, jnp.flip(x, d)], axis=d),
-        )
-    if kind == "roll" and rank > 0:
-        d = int(rng.integers(rank))
-        shift = int(rng.integers(-shape[d], shape[d] + 1))
-        return f"roll({shift}, {d})", lambda x, k: jnp.roll(x, shift, d)
-    if kind == "take" and rank > 0:
-        d = int(rng.integers(rank))
-        idx = rng.integers(0, shape[d], size=int(rng.integers(1, MAX_DIM))).astype(np.int32)
-        return f"take({idx.tolist()}, {d})", lambda x, k: jnp.take(x, jnp.asarray(idx), axis=d)
-    if kind == "arith":
-        a, b = int(rng.integers(-5, 6)), int(rng.integers(-50, 50))
-        return f"x*{a}+{b}", lambda x, k: x * a + b
-    if kind == "dynamic_update_slice" and rank > 0:
-        sizes = tuple(int(rng.integers(1, n + 1)) for n in shape)
-        offsets = tuple(int(rng.integers(-3, 4)) for _ in shape)
-        # The update is a reversed corner of x itself, so it is a fused value too.
-        corner = tuple(slice(0, n) for n in sizes)
-        return (
-            f"dynamic_update_slice(flip(x)[{sizes}], k+{offsets})",
-            lambda x, k: lax.dynamic_update_slice(
-                x, jnp.flip(x)[corner] * 2, tuple(k + o for o in offsets)
-            ),
-        )
-    if kind == "scatter_add" and rank > 0:
-        d = int(rng.integers(rank))
-        # Repeated and out-of-range indices: repeats accumulate, out-of-range ones are dropped.
-        idx = rng.integers(-2, shape[d] + 2, size=int(rng.integers(1, 6))).astype(np.int32)
-        index = tuple(jnp.asarray(idx) if a == d else slice(None) for a in range(rank))
-        return (
-            f"x.at[{idx.tolist()} on {d}].add(1)",
-            lambda x, k: x.at[index].add(1, mode="drop"),
-        )
-    if kind == "squeeze_expand":
-        if 1 in shape:
-            d = shape.index(1)
-            return f"squeeze({d})", lambda x, k: jnp.squeeze(x, d)
-        if rank < 3:
-            d = int(rng.integers(0, rank + 1))
-            return f"expand_dims({d})", lambda x, k: jnp.expand_dims(x, d)
-    return None
-
-
-def _draw_chain(seed: int) -> tuple[np.ndarray, list[Step]]:
-    rng = np.random.default_rng(seed)
-    rank = int(rng.integers(1, 4))
-    shape = tuple(int(rng.integers(2, MAX_DIM)) for _ in range(rank))
-    x = rng.integers(-1000, 1000, size=shape).astype(np.int32)
-    steps: list[Step] = []
-    current: tuple[int, ...] = shape
-    length = int(rng.integers(3, 8))
-    while len(steps) < length:
-        step = _draw_step(rng, current)
-        if step is None:
-            continue
-        out = jax.eval_shape(step[1], jax.ShapeDtypeStruct(current, jnp.int32), jnp.int32(0))
-        if out.size == 0 or out.size > MAX_ELEMENTS or max(out.shape, default=1) > 4 * MAX_DIM:
-            continue
-        steps.append(step)
-        current = tuple(out.shape)
-    return x, steps
-
-
-def _chain_fn(steps: list[Step]) -> Callable[[Array, Array], tuple[Array, Array]]:
-    def f(x: Array, k: Array) -> tuple[Array, Array]:
-        x = jnp.asarray(x)  # op by op, the first step may get the numpy input
-        for _, fn in steps:
-            x = fn(x, k)
-        # A reduction at the end as well, so the chain also feeds a fused reduce.
-        return x, jnp.sum(x * 3 + 1, axis=0) if x.ndim else x
-
-    return f
 
 
 @pytest.mark.parametrize("seed", range(CHAINS))
 def test_index_chain_matches_jax_bit_for_bit(seed: int) -> None:
-    x, steps = _draw_chain(seed)
-    f = _chain_fn(steps)
+    x, steps = draw_chain(seed)
+    f = chain_fn(steps)
     chain = " -> ".join(name for name, _ in steps)
     for k in (0, 2, -4, 50):  # in range, and clamped at either end
         kk = jnp.int32(k)

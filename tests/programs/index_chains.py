@@ -1,0 +1,185 @@
+"""Random chains of data-movement ops, drawn from a seed: for tests/python/test_jit_index_chains.py
+(bit for bit against JAX op by op) and the corpus program shapes_index_chains (which the C++ tests
+run on the CPU, the emulated CUDA kernel and NVRTC).
+
+Elements are int32 so that every result is exact; integer arithmetic between the moves makes the
+chain a fused one, not stored op by op; starts of dynamic slices come from a traced k, so some are
+clamped.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+Array = jax.Array
+Step = tuple[str, Callable[[Array, Array], Array]]
+
+MAX_DIM = 9
+MAX_ELEMENTS = 2048
+
+
+def axes_of(rng: np.random.Generator, rank: int) -> tuple[int, ...]:
+    count = int(rng.integers(1, rank + 1))
+    return tuple(sorted(int(a) for a in rng.choice(rank, size=count, replace=False)))
+
+
+def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
+    """One op that maps `shape` to a shape within the limits, or None to draw again."""
+    rank = len(shape)
+    kind = str(
+        rng.choice(
+            [
+                "flip",
+                "slice",
+                "dynamic_slice",
+                "transpose",
+                "reshape",
+                "broadcast",
+                "pad",
+                "concatenate",
+                "roll",
+                "take",
+                "arith",
+                "squeeze_expand",
+                "dynamic_update_slice",
+                "scatter_add",
+            ]
+        )
+    )
+    if kind == "flip" and rank > 0:
+        axes = axes_of(rng, rank)
+        return f"flip{axes}", lambda x, k: jnp.flip(x, axes)
+    if kind == "slice" and rank > 0:
+        d = int(rng.integers(rank))
+        n = shape[d]
+        start = int(rng.integers(0, n))
+        stop = int(rng.integers(start + 1, n + 1))
+        stride = int(rng.integers(1, 4))
+        if rng.random() < 0.4:  # a negative stride: JAX lowers it as reverse + slice
+            sl = slice(stop - 1, start - 1 if start > 0 else None, -stride)
+        else:
+            sl = slice(start, stop, stride)
+        index = tuple(sl if a == d else slice(None) for a in range(rank))
+        return f"x[{index}]", lambda x, k: x[index]
+    if kind == "dynamic_slice" and rank > 0:
+        sizes = tuple(int(rng.integers(1, n + 1)) for n in shape)
+        offsets = tuple(int(rng.integers(-3, 4)) for _ in shape)
+        # Starts from the traced k: some in range, some clamped at either end.
+        return (
+            f"dynamic_slice(k+{offsets}, {sizes})",
+            lambda x, k: lax.dynamic_slice(x, tuple(k + o for o in offsets), sizes),
+        )
+    if kind == "transpose" and rank > 1:
+        perm = tuple(int(p) for p in rng.permutation(rank))
+        return f"transpose{perm}", lambda x, k: jnp.transpose(x, perm)
+    if kind == "reshape" and rank > 0:
+        total = int(np.prod(shape))
+        divisors = [q for q in range(2, MAX_DIM + 1) if total % q == 0 and total // q <= MAX_DIM]
+        if rank > 1 and rng.random() < 0.5:
+            target: tuple[int, ...] = (total,) if total <= 4 * MAX_DIM else shape[::-1]
+        elif divisors:
+            q = int(rng.choice(divisors))
+            target = (q, total // q)
+        else:
+            target = (total,)
+        return f"reshape{target}", lambda x, k: x.reshape(target)
+    if kind == "broadcast" and rank < 3:
+        n = int(rng.integers(1, 4))
+        where = int(rng.integers(0, rank + 1))
+        target = shape[:where] + (n,) + shape[where:]
+        dims = tuple(a if a < where else a + 1 for a in range(rank))
+        return (
+            f"broadcast_in_dim({target}, {dims})",
+            lambda x, k: lax.broadcast_in_dim(x, target, dims),
+        )
+    if kind == "pad" and rank > 0:
+        config = []
+        for n in shape:
+            low, high = int(rng.integers(-1, 3)), int(rng.integers(-1, 3))
+            interior = int(rng.integers(0, 2))
+            if n + (n - 1) * interior + low + high < 1:
+                low = high = 0
+            config.append((low, high, interior))
+        cfg = tuple(config)
+        return f"pad{cfg}", lambda x, k: lax.pad(x, jnp.int32(-7), cfg)
+    if kind == "concatenate" and rank > 0:
+        d = int(rng.integers(rank))
+        return (
+            f"concatenate([x, flip(x)[..]], {d})",
+            lambda x, k: jnp.concatenate([x, jnp.flip(x, d)], axis=d),
+        )
+    if kind == "roll" and rank > 0:
+        d = int(rng.integers(rank))
+        shift = int(rng.integers(-shape[d], shape[d] + 1))
+        return f"roll({shift}, {d})", lambda x, k: jnp.roll(x, shift, d)
+    if kind == "take" and rank > 0:
+        d = int(rng.integers(rank))
+        idx = rng.integers(0, shape[d], size=int(rng.integers(1, MAX_DIM))).astype(np.int32)
+        return f"take({idx.tolist()}, {d})", lambda x, k: jnp.take(x, jnp.asarray(idx), axis=d)
+    if kind == "arith":
+        a, b = int(rng.integers(-5, 6)), int(rng.integers(-50, 50))
+        return f"x*{a}+{b}", lambda x, k: x * a + b
+    if kind == "dynamic_update_slice" and rank > 0:
+        sizes = tuple(int(rng.integers(1, n + 1)) for n in shape)
+        offsets = tuple(int(rng.integers(-3, 4)) for _ in shape)
+        # The update is a reversed corner of x itself, so it is a fused value too.
+        corner = tuple(slice(0, n) for n in sizes)
+        return (
+            f"dynamic_update_slice(flip(x)[{sizes}], k+{offsets})",
+            lambda x, k: lax.dynamic_update_slice(
+                x, jnp.flip(x)[corner] * 2, tuple(k + o for o in offsets)
+            ),
+        )
+    if kind == "scatter_add" and rank > 0:
+        d = int(rng.integers(rank))
+        # Repeated and out-of-range indices: repeats accumulate, out-of-range ones are dropped.
+        idx = rng.integers(-2, shape[d] + 2, size=int(rng.integers(1, 6))).astype(np.int32)
+        index = tuple(jnp.asarray(idx) if a == d else slice(None) for a in range(rank))
+        return (
+            f"x.at[{idx.tolist()} on {d}].add(1)",
+            lambda x, k: x.at[index].add(1, mode="drop"),
+        )
+    if kind == "squeeze_expand":
+        if 1 in shape:
+            d = shape.index(1)
+            return f"squeeze({d})", lambda x, k: jnp.squeeze(x, d)
+        if rank < 3:
+            d = int(rng.integers(0, rank + 1))
+            return f"expand_dims({d})", lambda x, k: jnp.expand_dims(x, d)
+    return None
+
+
+def draw_chain(seed: int) -> tuple[np.ndarray, list[Step]]:
+    rng = np.random.default_rng(seed)
+    rank = int(rng.integers(1, 4))
+    shape = tuple(int(rng.integers(2, MAX_DIM)) for _ in range(rank))
+    x = rng.integers(-1000, 1000, size=shape).astype(np.int32)
+    steps: list[Step] = []
+    current: tuple[int, ...] = shape
+    length = int(rng.integers(3, 8))
+    while len(steps) < length:
+        step = draw_step(rng, current)
+        if step is None:
+            continue
+        out = jax.eval_shape(step[1], jax.ShapeDtypeStruct(current, jnp.int32), jnp.int32(0))
+        if out.size == 0 or out.size > MAX_ELEMENTS or max(out.shape, default=1) > 4 * MAX_DIM:
+            continue
+        steps.append(step)
+        current = tuple(out.shape)
+    return x, steps
+
+
+def chain_fn(steps: list[Step]) -> Callable[[Array, Array], tuple[Array, Array]]:
+    def f(x: Array, k: Array) -> tuple[Array, Array]:
+        x = jnp.asarray(x)  # op by op, the first step may get the numpy input
+        for _, fn in steps:
+            x = fn(x, k)
+        # A reduction at the end as well, so the chain also feeds a fused reduce.
+        return x, jnp.sum(x * 3 + 1, axis=0) if x.ndim else x
+
+    return f
