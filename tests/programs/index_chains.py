@@ -4,7 +4,8 @@ run on the CPU, the emulated CUDA kernel and NVRTC).
 
 Elements are int32 so that every result is exact; integer arithmetic between the moves makes the
 chain a fused one, not stored op by op; starts of dynamic slices come from a traced k, so some are
-clamped.
+clamped. Some steps are loops (fori_loop, or a while_loop whose trip count depends on k) whose
+bodies move the carry by the loop counter: rolls, windows and updates at i.
 """
 
 from __future__ import annotations
@@ -28,6 +29,75 @@ def axes_of(rng: np.random.Generator, rank: int) -> tuple[int, ...]:
     return tuple(sorted(int(a) for a in rng.choice(rank, size=count, replace=False)))
 
 
+def draw_loop_op(rng: np.random.Generator, shape: tuple[int, ...]) -> Step:
+    """A shape-preserving op of a loop body: its second argument is the loop's counter i."""
+    rank = len(shape)
+    d = int(rng.integers(rank))
+    n = shape[d]
+    kind = str(
+        rng.choice(["flip", "roll", "dynamic_update_slice", "arith", "scatter", "where", "window"])
+    )
+    if kind == "flip":
+        axes = axes_of(rng, rank)
+        return f"flip{axes}", lambda c, i: jnp.flip(c, axes)
+    if kind == "roll":  # a traced shift: a dynamic slice of a concatenation
+        return f"roll(i, {d})", lambda c, i: jnp.roll(c, i, d)
+    if kind == "dynamic_update_slice":
+        sizes = tuple(int(rng.integers(1, m + 1)) for m in shape)
+        offsets = tuple(int(rng.integers(-2, 3)) for _ in shape)
+        corner = tuple(slice(0, m) for m in sizes)
+        return (
+            f"dynamic_update_slice(flip(c)[{sizes}], i+{offsets})",
+            lambda c, i: lax.dynamic_update_slice(
+                c, jnp.flip(c)[corner] * 2 + 1, tuple(i + o for o in offsets)
+            ),
+        )
+    if kind == "arith":
+        a = int(rng.integers(-3, 4))
+        return f"c*{a}+i", lambda c, i: c * a + i
+    if kind == "scatter":
+        index = (slice(None),) * d
+        return f"c.at[(3i) % {n} on {d}].add(i)", lambda c, i: c.at[(*index, (3 * i) % n)].add(i)
+    if kind == "where":
+        return (
+            f"where(iota_{d} < i, c, flip(c, {d}))",
+            lambda c, i: jnp.where(
+                lax.broadcasted_iota(jnp.int32, shape, d) < i, c, jnp.flip(c, d)
+            ),
+        )
+    # A window of the array and its reverse, sliding with i (clamped once i > n).
+    return (
+        f"dynamic_slice_in_dim(concat(c, flip(c)), i, {n}, {d})",
+        lambda c, i: lax.dynamic_slice_in_dim(jnp.concatenate([c, jnp.flip(c, d)], d), i, n, d),
+    )
+
+
+def draw_loop(rng: np.random.Generator, shape: tuple[int, ...]) -> Step:
+    """A fori_loop with a static trip count, or a while_loop whose trip count is k + 3 (dynamic,
+    none when k < -2), over a body of one to three shape-preserving ops."""
+    body = [draw_loop_op(rng, shape) for _ in range(int(rng.integers(1, 4)))]
+    inner = "; ".join(name for name, _ in body)
+
+    def apply(c: Array, i: Array) -> Array:
+        for _, fn in body:
+            c = fn(c, i)
+        return c
+
+    if rng.random() < 0.5:
+        trips = int(rng.integers(0, 5))
+        return (
+            f"fori_loop(0, {trips}, {{{inner}}})",
+            lambda x, k: lax.fori_loop(0, trips, lambda i, c: apply(c, i), x),
+        )
+
+    def while_fn(x: Array, k: Array) -> Array:
+        return lax.while_loop(
+            lambda c: c[1] < k + 3, lambda c: (apply(c[0], c[1]), c[1] + 1), (x, jnp.int32(0))
+        )[0]
+
+    return f"while(i < k + 3, {{{inner}}})", while_fn
+
+
 def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
     """One op that maps `shape` to a shape within the limits, or None to draw again."""
     rank = len(shape)
@@ -48,6 +118,7 @@ def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
                 "squeeze_expand",
                 "dynamic_update_slice",
                 "scatter_add",
+                "loop",
             ]
         )
     )
@@ -144,6 +215,8 @@ def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
             f"x.at[{idx.tolist()} on {d}].add(1)",
             lambda x, k: x.at[index].add(1, mode="drop"),
         )
+    if kind == "loop" and rank > 0:
+        return draw_loop(rng, shape)
     if kind == "squeeze_expand":
         if 1 in shape:
             d = shape.index(1)

@@ -182,7 +182,7 @@ def shapes_dynamic_index_types(x, i, j, k):
     )
 
 
-# Forty random chains of data-movement ops (tests/programs/index_chains.py, seeds 1000-1039) in two
+# Forty random chains of data-movement ops and loops (tests/programs/index_chains.py, seeds 1000-1039) in two
 # programs (the CUDA target passes at most 64 outputs), so that the C++ tests run them on the CPU,
 # the emulated CUDA kernel and NVRTC; k = -2 clamps some dynamic starts (jax.jit agrees with JAX op
 # by op on all forty at this k).
