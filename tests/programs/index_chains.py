@@ -5,7 +5,9 @@ run on the CPU, the emulated CUDA kernel and NVRTC).
 Elements are int32 so that every result is exact; integer arithmetic between the moves makes the
 chain a fused one, not stored op by op; starts of dynamic slices come from a traced k, so some are
 clamped. Some steps are loops (fori_loop, or a while_loop whose trip count depends on k) whose
-bodies move the carry by the loop counter: rolls, windows and updates at i.
+bodies move the carry by the loop counter: rolls, windows and updates at i. Others consume the moved
+values: reductions (sum, max, min, prod, argmax), cumulative ops, reduce-window, sort and an integer
+dot, each reading its operand through the fused index maps.
 """
 
 from __future__ import annotations
@@ -119,6 +121,11 @@ def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
                 "dynamic_update_slice",
                 "scatter_add",
                 "loop",
+                "reduce",
+                "cumulative",
+                "reduce_window",
+                "sort",
+                "dot",
             ]
         )
     )
@@ -214,6 +221,48 @@ def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
         return (
             f"x.at[{idx.tolist()} on {d}].add(1)",
             lambda x, k: x.at[index].add(1, mode="drop"),
+        )
+    if kind == "reduce" and rank > 1:
+        axes = axes_of(rng, rank)
+        if len(axes) == rank:
+            axes = axes[1:]
+        op = str(rng.choice(["sum", "max", "min", "argmax", "argmin", "prod"]))
+        if op.startswith("arg"):
+            d = axes[0]
+            fn = jnp.argmax if op == "argmax" else jnp.argmin
+            return f"{op}(axis={d})", lambda x, k: fn(x, axis=d).astype(jnp.int32)
+        red = {"sum": jnp.sum, "max": jnp.max, "min": jnp.min, "prod": jnp.prod}[op]
+        return f"{op}{axes}", lambda x, k: red(x, axis=axes)
+    if kind == "cumulative" and rank > 0:
+        d = int(rng.integers(rank))
+        op = str(rng.choice(["cumsum", "cummax", "cummin"]))
+        reverse = bool(rng.random() < 0.5)
+        fn = {"cumsum": lax.cumsum, "cummax": lax.cummax, "cummin": lax.cummin}[op]
+        return f"{op}({d}, reverse={reverse})", lambda x, k: fn(x, axis=d, reverse=reverse)
+    if kind == "reduce_window" and rank > 0:
+        window = tuple(int(rng.integers(1, min(n, 3) + 1)) for n in shape)
+        strides = tuple(int(rng.integers(1, 3)) for _ in shape)
+        padding = str(rng.choice(["VALID", "SAME"]))
+        init, op = (np.int32(-(2**31)), lax.max) if rng.random() < 0.5 else (np.int32(0), lax.add)
+        return (
+            f"reduce_window({op.__name__}, {window}, {strides}, {padding})",
+            lambda x, k: lax.reduce_window(x, init, op, window, strides, padding),
+        )
+    if kind == "sort" and rank > 0:
+        d = int(rng.integers(rank))
+        descending = bool(rng.random() < 0.5)
+        return f"sort({d}, descending={descending})", lambda x, k: jnp.sort(
+            x, axis=d, descending=descending
+        )
+    if kind == "dot" and rank > 0:
+        # An integer product with a small drawn matrix (exact, wrapping) over the last dim.
+        n = shape[-1]
+        m = int(rng.integers(1, MAX_DIM))
+        w = rng.integers(-3, 4, size=(n, m)).astype(np.int32)
+        if rng.random() < 0.5:
+            return f"x @ w{w.shape}", lambda x, k: x @ jnp.asarray(w)
+        return f"w{w.T.shape} . x (dim -1)", lambda x, k: jnp.tensordot(
+            jnp.asarray(w.T), x, axes=((1,), (x.ndim - 1,))
         )
     if kind == "loop" and rank > 0:
         return draw_loop(rng, shape)
