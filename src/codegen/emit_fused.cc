@@ -172,7 +172,9 @@ std::string Emitter::fusedElement(const ir::Value* v, const ElementIndex& index)
         continue;
       }
       const ir::Value* start = op.operands[1 + d];
-      std::string s = "s" + std::to_string(++uniqueCounter_);
+      // "ds", not "s": a consumer's own starts are s0, s1, ... (dynamic-update-slice), which a
+      // fused start named s1 would shadow inside the consumer's loop.
+      std::string s = "ds" + std::to_string(++uniqueCounter_);
       line("[[maybe_unused]] const int64_t " + s + " = " +
            clampedIndex(scalar(start), start->type.dtype, in->type.dims[d] - sizes[d]) + ";");
       inIdx.push_back("(" + s + " + " + o[d] + ")");

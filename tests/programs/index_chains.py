@@ -126,6 +126,8 @@ def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
                 "reduce_window",
                 "sort",
                 "dot",
+                "convert",
+                "bits",
             ]
         )
     )
@@ -264,6 +266,33 @@ def draw_step(rng: np.random.Generator, shape: tuple[int, ...]) -> Step | None:
         return f"w{w.T.shape} . x (dim -1)", lambda x, k: jnp.tensordot(
             jnp.asarray(w.T), x, axes=((1,), (x.ndim - 1,))
         )
+    if kind == "convert":
+        # Through a narrower or unsigned type and back: wrapping, sign and zero extension.
+        t = str(rng.choice(["int8", "uint8", "int16", "uint16", "uint32", "bool"]))
+        return f"astype({t}).astype(int32)", lambda x, k: x.astype(t).astype(jnp.int32)
+    if kind == "bits":
+        op = str(rng.choice(["div", "rem", "shift", "logic", "count", "minmax", "abs_sign"]))
+        # Divisors and shift amounts drawn from the moved values themselves: zeros, negatives
+        # and amounts past 31 all occur (XLA: x / 0 = -1, x % 0 = x, INT_MIN / -1 = INT_MIN).
+        if op == "div":
+            return "div(x, flip(x) % 7)", lambda x, k: lax.div(x, lax.rem(jnp.flip(x), 7))
+        if op == "rem":
+            return "rem(x, flip(x) % 5)", lambda x, k: lax.rem(x, lax.rem(jnp.flip(x), 5))
+        if op == "shift":
+            return "x << (flip(x) % 40) ^ x >> 3 ^ x >>> 5", lambda x, k: (
+                lax.shift_left(x, lax.rem(jnp.flip(x), 40))
+                ^ lax.shift_right_arithmetic(x, jnp.int32(3))
+                ^ lax.shift_right_logical(x, jnp.int32(5))
+            )
+        if op == "logic":
+            return "(x & 0x5a5a) | ~flip(x)", lambda x, k: (x & 0x5A5A) | ~jnp.flip(x)
+        if op == "count":
+            return "popcnt(x) + clz(x)", lambda x, k: lax.population_count(x) + lax.clz(x)
+        if op == "minmax":
+            return "clamp(-300, max(x, flip(x)), 300)", lambda x, k: jnp.clip(
+                jnp.maximum(x, jnp.flip(x)), -300, 300
+            )
+        return "abs(x) * sign(flip(x))", lambda x, k: jnp.abs(x) * jnp.sign(jnp.flip(x))
     if kind == "loop" and rank > 0:
         return draw_loop(rng, shape)
     if kind == "squeeze_expand":

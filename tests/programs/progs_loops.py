@@ -287,3 +287,15 @@ def loop_scan_reduce_precision(xs):
         return acc, acc
 
     return lax.scan(step, jnp.zeros((16,), jnp.float32), xs)
+
+
+# A loop body whose dynamic-update-slice reads its update through a fused dynamic slice of the
+# carry: the slice's clamped start once took the name s1, which shadowed the update's own column
+# start s1 inside the update loop (seed 388 of tests/python/test_jit_index_chains.py).
+@program("loop_update_of_fused_window", args=lambda rng: (ints(rng, (3, 3), -1000, 1000),))
+def loop_update_of_fused_window(c):
+    def body(i, c):
+        window = lax.dynamic_slice_in_dim(jnp.concatenate([c, jnp.flip(c, 0)], 0), i, 3, 0)
+        return lax.dynamic_update_slice(window, jnp.flip(window)[:2, :2] * 2 + 1, (i - 2, i + 1))
+
+    return lax.fori_loop(0, 1, body, c), lax.fori_loop(0, 4, body, c)

@@ -17,7 +17,7 @@ extern "C" int loopfuse_bias_rows(const void* const* inputs, void* const* output
       [[maybe_unused]] const int64_t i = i_r * 48 + i_c;
       [[maybe_unused]] const int64_t o0 = (i_r);
       [[maybe_unused]] const int64_t o1 = (i_c);
-      [[maybe_unused]] const int64_t s1 = ((int64_t)v_start_4[0] < 0 ? (int64_t)0 : ((int64_t)v_start_4[0] > 4 ? (int64_t)4 : (int64_t)v_start_4[0]));
+      [[maybe_unused]] const int64_t ds1 = ((int64_t)v_start_4[0] < 0 ? (int64_t)0 : ((int64_t)v_start_4[0] > 4 ? (int64_t)4 : (int64_t)v_start_4[0]));
       [[maybe_unused]] const float e2 = lf_add(v_x_1[(o0) * 32 + (o1 - 0)], v_b_2[(o1 - 0)]);
       [[maybe_unused]] const float e3 = lf_tanh(e2);
       v_concatenate_10[i] = e3;
