@@ -32,14 +32,15 @@ if ((full)); then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DLOOPFUSE_SANITIZE=ON -DLOOPFUSE_WERROR=ON >/dev/null
   cmake --build build-asan -j "$jobs"
   # NVRTC's PTX/CUBIN compiles of the corpus (and the SASS guard's) exercise NVRTC, not our code,
-  # and are slow; the emulated CUDA corpus runs generated code the sanitizers do not instrument:
+  # and are slow; the emulated CUDA corpus runs generated code the sanitizers do not instrument, and
+  # the warning check of the generated code (CorpusWarnings) runs the host compiler only:
   # the plain run above covers them (the emulator's own tests, tests/runtime/cuda_emulator_test.cc,
   # run here). The NVRTC prelude test compiles with NVRTC only; LeakSanitizer's exit-time scan
   # crashed once under it in CI ("Tracer caught signal 11", after the test had passed; 4 of 4
   # clean here).
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900 \
-    -E 'CorpusCudaPtx|Cubin|CorpusCubin|CorpusCudaEmulated|NvrtcPrelude|NvrtcSearch|KernelResources|SassGuard.NoCorpus'
+    -E 'CorpusCudaPtx|Cubin|CorpusCubin|CorpusCudaEmulated|CorpusWarnings|NvrtcPrelude|NvrtcSearch|KernelResources|SassGuard.NoCorpus'
   # Tests that load NVRTC, whose threads crash LeakSanitizer's exit-time scan now and then ("Tracer
   # caught signal 11" after the test passed: the four KernelResources tests under ctest -j2 on
   # 2026-12-04, none of 4 runs alone): memory and UB checks on, leak checking off.

@@ -12,7 +12,7 @@ int inspectCommand(const std::string& path);
 int supportedOpsCommand();
 
 int irCommand(const std::string& path, bool afterPasses);
-int emitCommand(const std::string& path, codegen::Target target);
+int emitCommand(const std::string& path, codegen::Target target, bool emulated);
 int explainCommand(const std::string& path, codegen::Target target);
 
 struct RunOptions {

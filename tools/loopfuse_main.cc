@@ -50,6 +50,9 @@ int runApp(int argc, char** argv) {
   emit->add_option("--target", target, "cpu or cuda")
       ->required()
       ->transform(CLI::CheckedTransformer(kTargets, CLI::ignore_case));
+  bool emitEmulated = false;
+  emit->add_flag("--emulate", emitEmulated,
+                 "with --target cuda: print the host C++ that `run --emulate` builds instead");
 
   CLI::App* explain = app.add_subcommand("explain", "explain how the program will run");
   explain->add_option("file", path, "HLO text file")->required();
@@ -89,7 +92,7 @@ int runApp(int argc, char** argv) {
   if (dumpAfterAll) setenv("LOOPFUSE_DUMP", "after-all", 1);
   if (*inspect) return lf::tools::inspectCommand(path);
   if (*ir) return lf::tools::irCommand(path, afterPasses);
-  if (*emit) return lf::tools::emitCommand(path, target);
+  if (*emit) return lf::tools::emitCommand(path, target, emitEmulated);
   if (*explain) return lf::tools::explainCommand(path, target);
   if (*runApp) return lf::tools::runCommand(run);
   if (*supportedOps) return lf::tools::supportedOpsCommand();

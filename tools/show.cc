@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "frontend/import.h"
 #include "passes/pipeline.h"
+#include "runtime/cuda_emulator.h"
 #include "runtime/kernel_resources.h"
 
 namespace lf::tools {
@@ -20,8 +21,12 @@ int irCommand(const std::string& path, bool afterPasses) {
   return kExitOk;
 }
 
-int emitCommand(const std::string& path, codegen::Target target) {
-  std::cout << emitHlo(path, target).source;
+int emitCommand(const std::string& path, codegen::Target target, bool emulated) {
+  if (emulated && target != codegen::Target::Cuda)
+    throw ToolError("error: --emulate prints the host build of a CUDA kernel; add --target cuda",
+                    kExitUserError);
+  const codegen::EmittedKernel kernel = emitHlo(path, target);
+  std::cout << (emulated ? runtime::cudaEmulatorSource(kernel) : kernel.source);
   return kExitOk;
 }
 

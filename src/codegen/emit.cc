@@ -581,7 +581,7 @@ std::string Emitter::kernelSource(const std::string& entryName) {
   bool usesScratch = code.find("lf_scratch") != std::string::npos;
   if (target_ == Target::Cpu) {
     open("extern \"C\" int " + entryName +
-         "(const void* const* inputs, void* const* outputs, void* scratch)");
+         "(const void* const* inputs, void* const* outputs, [[maybe_unused]] void* scratch)");
     if (cpuTeam) {
       line("#pragma omp parallel num_threads(" + std::to_string(kernel_.cpuThreads) + ")");
       open("");

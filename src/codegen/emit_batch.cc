@@ -72,7 +72,7 @@ std::string Emitter::batchedKernelSource(const std::string& entryName, const std
   if (target_ == Target::Cpu) {
     const int threads = batch_->cpuThreads;
     open("extern \"C\" int " + entryName +
-         "(const void* const* inputs, void* const* outputs, void* scratch)");
+         "(const void* const* inputs, void* const* outputs, [[maybe_unused]] void* scratch)");
     if (threads > 1) {
       line("#pragma omp parallel num_threads(" + std::to_string(threads) + ")");
       open("");

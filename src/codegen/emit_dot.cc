@@ -147,7 +147,7 @@ void Emitter::emitDotTiled(const ir::Op& op, int64_t lhsFree) {
   line("const int64_t row0 = (tile / " + std::to_string(colTiles) + ") * " + tr +
        ", col0 = (tile % " + std::to_string(colTiles) + ") * " + tc + ";");
   // The tile's rows share their batch indices (rows per batch divide into tiles): b0, b1, ...
-  line("const int64_t brow = row0;");
+  line("[[maybe_unused]] const int64_t brow = row0;");
   declareMultiIndex(f.rowDims, "brow", "b");
   line(accType + " acc[" + tr + "][" + tc + "];");
   line("for (int64_t ii = 0; ii < " + tr + "; ++ii) for (int64_t jj = 0; jj < " + tc +
@@ -155,14 +155,14 @@ void Emitter::emitDotTiled(const ir::Op& op, int64_t lhsFree) {
   open("for (int64_t k = 0; k < " + std::to_string(product(f.contractDims)) + "; ++k)");
   declareMultiIndex(f.contractDims, "k", "c");
   open("for (int64_t ii = 0; ii < " + tr + "; ++ii)");
-  line("const int64_t row = row0 + ii;");
+  line("[[maybe_unused]] const int64_t row = row0 + ii;");
   declareMultiIndex(f.rowDims, "row", "o");
   const ElementIndex lhsAt{"", dotOperandIndex(lhs, a.lhsBatch, a.lhsContracting, "o", f.batch)};
   line("const " + accType + " l = " + asAccumulator(lhs, acc, at(lhs, lhsAt)) + ";");
   // The rhs row is read straight from memory (vector loads; a copy in a local array would be
   // written element by element and read back by vector, which stalls store forwarding).
   open("for (int64_t jj = 0; jj < " + tc + "; ++jj)");
-  line("const int64_t j = col0 + jj;");
+  line("[[maybe_unused]] const int64_t j = col0 + jj;");
   declareMultiIndex(f.colDims, "j", "n");
   const ElementIndex rhsAt{"", dotOperandIndex(rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b")};
   line("acc[ii][jj] = " +

@@ -128,8 +128,9 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
       batch = "pack_batch";
       open("for (int64_t " + batch + " = 0; " + batch + " < " + num(batches) + "; ++" + batch +
            ")");
-      line("const int64_t brow = " + batch + " * " + num(rows) + ";");
-      declareMultiIndex(f.rowDims, "brow", "b");
+      // The copy's batch indices are pb0, pb1, ...: the tiles inside declare their own b0, b1.
+      line("const int64_t pbrow = " + batch + " * " + num(rows) + ";");
+      declareMultiIndex(f.rowDims, "pbrow", "pb");
     } else {
       open("");
     }
@@ -141,7 +142,7 @@ void Emitter::emitDotRegisterTiles(const ir::Op& op, int64_t lhsFree, DotTiling 
     declareMultiIndex(f.contractDims, "k", "c");
     line(packed + "[k * " + num(cols) + " + j] = " +
          at(f.rhs,
-            ElementIndex{"", dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b")}) +
+            ElementIndex{"", dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "pb")}) +
          ";");
     close();
     close();
@@ -198,9 +199,9 @@ void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNe
   line("const int64_t col0 = " + num(nest.colBase) + " + (tile % " + num(nest.colTiles) + ") * " +
        num(nest.colStride) + ";");
   // The tile's rows share their batch indices b0, b1, ... (tiles never cross a batch).
-  line("const int64_t brow = row0;");
+  line("[[maybe_unused]] const int64_t brow = row0;");
   declareMultiIndex(f.rowDims, "brow", "b");
-  line("const int64_t j = col0;");
+  line("[[maybe_unused]] const int64_t j = col0;");
   declareMultiIndex(f.colDims, "j", "n");
   for (int64_t r = 0; r < nest.rows; ++r) {
     std::string decl = vec + " ";
@@ -225,7 +226,7 @@ void Emitter::emitDotTileNest(const ir::Op& op, int64_t lhsFree, const DotTileNe
   const ElementIndex lhsAt{"", dotOperandIndex(f.lhs, a.lhsBatch, a.lhsContracting, "o", f.batch)};
   for (int64_t r = 0; r < nest.rows; ++r) {
     open("");
-    line("const int64_t row = row0 + " + num(r) + ";");
+    line("[[maybe_unused]] const int64_t row = row0 + " + num(r) + ";");
     declareMultiIndex(f.rowDims, "row", "o");
     line("const " + elem + " l = " + at(f.lhs, lhsAt) + ";");
     for (int64_t v = 0; v < vectors; ++v)
@@ -267,7 +268,7 @@ void Emitter::emitDotScalarTiles(const ir::Op& op, int64_t lhsFree) {
     openParallelLoop(batches * rowTiles, "tile");
     line("const int64_t row0 = (tile / " + num(rowTiles) + ") * " + num(rows) + " + " +
          num(rowBase) + " + (tile % " + num(rowTiles) + ") * " + num(tileRowCount) + ";");
-    line("const int64_t brow = row0;");
+    line("[[maybe_unused]] const int64_t brow = row0;");
     declareMultiIndex(f.rowDims, "brow", "b");
     for (int64_t r = 0; r < tileRowCount; ++r) {
       std::string decl = elem + " ";
@@ -280,7 +281,7 @@ void Emitter::emitDotScalarTiles(const ir::Op& op, int64_t lhsFree) {
     const ElementIndex rhsAt{"", dotOperandIndex(f.rhs, a.rhsBatch, a.rhsContracting, "n", 0, "b")};
     for (int64_t j = 0; j < cols; ++j) {
       open("");
-      line("const int64_t j = " + num(j) + ";");
+      line("[[maybe_unused]] const int64_t j = " + num(j) + ";");
       declareMultiIndex(f.colDims, "j", "n");
       line("r[" + num(j) + "] = " + at(f.rhs, rhsAt) + ";");
       close();
@@ -289,7 +290,7 @@ void Emitter::emitDotScalarTiles(const ir::Op& op, int64_t lhsFree) {
                              dotOperandIndex(f.lhs, a.lhsBatch, a.lhsContracting, "o", f.batch)};
     for (int64_t r = 0; r < tileRowCount; ++r) {
       open("");
-      line("const int64_t row = row0 + " + num(r) + ";");
+      line("[[maybe_unused]] const int64_t row = row0 + " + num(r) + ";");
       declareMultiIndex(f.rowDims, "row", "o");
       line("const " + elem + " l = " + at(f.lhs, lhsAt) + ";");
       for (int64_t j = 0; j < cols; ++j)

@@ -1,4 +1,5 @@
-// codegen::preludeText: a prelude file with its includes of other prelude files pasted in place.
+// codegen::preludeText: a prelude file with its includes of other prelude files pasted in place
+// and its include guard dropped.
 #include <sstream>
 #include <stdexcept>
 
@@ -13,6 +14,9 @@ std::string preludeText(std::string_view name) {
   std::string out, line;
   const std::string include = "#include \"lf_";
   while (std::getline(lines, line)) {
+    // The headers guard themselves for their own tests' builds; pasted into a kernel's one source
+    // file, the guard would draw "#pragma once in main file" from a compiler asked for warnings.
+    if (line == "#pragma once") continue;
     if (line.rfind(include, 0) == 0) {
       const size_t end = line.find('"', include.size());
       if (end != std::string::npos) {

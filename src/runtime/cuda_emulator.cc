@@ -21,21 +21,6 @@ namespace {
 using LaunchFn = const char* (*)(const KernelArgs*, unsigned, unsigned, int);
 constexpr const char* kLauncher = "lf_emu_launch";
 
-// The CUDA source with the host prelude, and an entry that launches the kernel.
-std::string hostSource(const codegen::EmittedKernel& kernel) {
-  const std::string cudaPrelude = codegen::preludeText("lf_cuda.h");
-  std::string source = kernel.source;
-  const size_t at = source.find(cudaPrelude);
-  if (at == std::string::npos)
-    throw std::logic_error("the kernel's source does not hold the CUDA prelude lf_cuda.h");
-  source.replace(at, cudaPrelude.size(), codegen::preludeText("lf_cuda_emu.h"));
-  source += "\nextern \"C\" const char* " + std::string(kLauncher) +
-            "(const LfKernelArgs* args, unsigned grid, unsigned block, int flags) {\n"
-            "  return lf_emu::launchKernel(" +
-            kernel.entryName + ", args, grid, block, flags);\n}\n";
-  return source;
-}
-
 class CudaEmulatedExecutable : public Executable {
  public:
   CudaEmulatedExecutable(codegen::EmittedKernel kernel, CompileStats stats,
@@ -91,6 +76,20 @@ class CudaEmulatedExecutable : public Executable {
 
 }  // namespace
 
+std::string cudaEmulatorSource(const codegen::EmittedKernel& kernel) {
+  const std::string cudaPrelude = codegen::preludeText("lf_cuda.h");
+  std::string source = kernel.source;
+  const size_t at = source.find(cudaPrelude);
+  if (at == std::string::npos)
+    throw std::logic_error("the kernel's source does not hold the CUDA prelude lf_cuda.h");
+  source.replace(at, cudaPrelude.size(), codegen::preludeText("lf_cuda_emu.h"));
+  source += "\nextern \"C\" const char* " + std::string(kLauncher) +
+            "(const LfKernelArgs* args, unsigned grid, unsigned block, int flags) {\n"
+            "  return lf_emu::launchKernel(" +
+            kernel.entryName + ", args, grid, block, flags);\n}\n";
+  return source;
+}
+
 CudaEmulation cudaEmulationFromEnvironment() {
   CudaEmulation e;
   if (const char* order = std::getenv("LOOPFUSE_CUDA_EMU_ORDER"); order && *order) {
@@ -111,7 +110,7 @@ std::unique_ptr<Executable> compileCudaEmulated(const codegen::EmittedKernel& ke
   checkKernelArgs(kernel, "compileCudaEmulated");
   CompileOptions compile = options;
   compile.optLevel = hostOptimizationLevel(options.optLevel, "-O1");
-  CompileStats stats = compileCached(hostSource(kernel), compile);
+  CompileStats stats = compileCached(cudaEmulatorSource(kernel), compile);
   return std::make_unique<CudaEmulatedExecutable>(kernel, std::move(stats), emulation);
 }
 

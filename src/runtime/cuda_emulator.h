@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "runtime/executable.h"
 
@@ -21,6 +22,11 @@ struct CudaEmulation {
 
 // $LOOPFUSE_CUDA_EMU_ORDER (forward or reverse) and $LOOPFUSE_CUDA_EMU_GRID_BLOCKS (1 to 64).
 CudaEmulation cudaEmulationFromEnvironment();
+
+// The host C++ the emulator builds from a CUDA-target `kernel`: the source NVRTC would compile with
+// lf_cuda_emu.h in place of lf_cuda.h, and an entry `lf_emu_launch` that launches it
+// (`loopfuse emit --target cuda --emulate` prints it).
+std::string cudaEmulatorSource(const codegen::EmittedKernel& kernel);
 
 // `kernel` must be emitted for the CUDA target. runRaw takes host pointers and throws
 // std::runtime_error when the launch went wrong (a thread ended while others wait at a barrier).

@@ -15,9 +15,7 @@
 #include <sstream>
 
 #include "codegen/emit.h"
-#include "frontend/import.h"
-#include "hlo/ast.h"
-#include "passes/pipeline.h"
+#include "corpus_files.h"
 #include "runtime/cuda_emulator.h"
 #include "runtime/executable.h"
 #include "runtime/npz.h"
@@ -28,35 +26,7 @@
 namespace lf {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path corpusDir() { return fs::path(LF_SOURCE_DIR) / "tests" / "programs"; }
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// The HLO files of the corpus, sorted: with `cudaVariants`, NAME.cuda.hlo files too.
-std::vector<std::string> corpusFiles(bool cudaVariants) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(corpusDir(), ec)) {
-    const std::string file = entry.path().filename().string();
-    if (!endsWith(file, ".hlo")) continue;
-    if (endsWith(file, ".cuda.hlo") && !cudaVariants) continue;
-    names.push_back(file);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using namespace corpus;  // NOLINT(google-build-using-namespace): the shared helpers
 
 // The failures of the whole run, printed once at the end so that the team sees them together.
 class FailureLog : public ::testing::Environment {
@@ -91,34 +61,10 @@ class FailureLog : public ::testing::Environment {
 
 const bool kLogRegistered = (::testing::AddGlobalTestEnvironment(&FailureLog::instance()), true);
 
-// Parse, import and run the passes (lf::CompileError on bad or unsupported input).
-ir::Program importFile(const SourceFile& file) {
-  hlo::Module module = hlo::parseModule(file);
-  ir::Program program = frontend::importModule(module);
-  passes::runPasses(program);
-  return program;
-}
-
-// The batch-mapped variants of the corpus runs (tests/CMakeLists.txt) set
-// $LOOPFUSE_TEST_BATCHED_ONLY: a program the batch analysis leaves alone compiles there to the
-// kernel the other runs already check, so it is skipped rather than compiled and run again.
-bool batchedOnly() {
-  const char* v = std::getenv("LOOPFUSE_TEST_BATCHED_ONLY");
-  return v != nullptr && std::string(v) == "1";
-}
-
 // First line of a (possibly long, multi-line) message, for the summary.
 std::string firstLine(const std::string& s) {
   const size_t end = s.find('\n');
   return end == std::string::npos ? s : s.substr(0, end);
-}
-
-std::string testName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = info.param.substr(0, info.param.size() - 4);  // drop ".hlo"
-  std::replace_if(
-      name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); },
-      '_');
-  return name;
 }
 
 // The program of `file` (NAME.hlo or NAME.cuda.hlo) emitted for `target`, built by `build`, run

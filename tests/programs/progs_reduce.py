@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+import dot_forms
 from progs_elementwise import F32_EDGES
 from registry import ints, normal, program, uniform
 
@@ -210,3 +211,32 @@ def reduce_custom_init(x, u):
         lax.reduce(u, np.uint32(0xFFFFFFFF), lax.bitwise_and, (1,)),
         lax.reduce(u, np.uint32(0), lax.bitwise_xor, (0, 1)),
     )
+
+
+# Random dot_general forms (tests/programs/dot_forms.py; the float32 and int32 ones from seed 2000)
+# in one program, so that the C++ tests run them on the CPU, the emulated CUDA kernel and NVRTC
+# against jax.jit at the corpus tolerance (the pytest test_jit_dot_forms.py checks more forms, and
+# float64 and bfloat16 ones, against float64 with an error bound).
+def _register_dot_forms(name: str, first_seed: int, count: int) -> None:
+    forms = []
+    for seed in range(first_seed, first_seed + 100 * count):
+        form = dot_forms.draw_form(seed)
+        lhs, rhs, bias = dot_forms.inputs(form, seed)
+        # The npz holds inputs and outputs: small forms only (the corpus' size limit).
+        if form.dtype in ("float32", "int32") and lhs.size + rhs.size + 2 * bias.size <= 2400:
+            forms.append((seed, form))
+        if len(forms) == count:
+            break
+
+    def fn(*args):
+        return tuple(
+            dot_forms.function(form)(*args[3 * i : 3 * i + 3]) for i, (_, form) in enumerate(forms)
+        )
+
+    def make_args(rng):
+        return tuple(a for seed, form in forms for a in dot_forms.inputs(form, seed))
+
+    program(name, args=make_args)(fn)
+
+
+_register_dot_forms("dot_random_forms", 2000, 16)

@@ -220,6 +220,13 @@ TEST(CliShow, IrEmitExplain) {
   }
   expectUserError(loopfuse("emit " + testdata("complex_clamp.hlo") + " --target cpu"),
                   "complex_clamp.hlo:");
+  // --emulate prints the host build of the CUDA kernel: the emulation prelude and its launcher.
+  Result emulated = loopfuse("emit " + testdata("loop.hlo") + " --target cuda --emulate");
+  EXPECT_EQ(emulated.exitCode, 0) << emulated.err;
+  EXPECT_TRUE(contains(emulated.out, "lf_emu_launch")) << emulated.out.substr(0, 400);
+  EXPECT_TRUE(contains(emulated.out, "lf_emu::launchKernel"));
+  expectUserError(loopfuse("emit " + testdata("loop.hlo") + " --target cpu --emulate"),
+                  "--emulate prints the host build of a CUDA kernel; add --target cuda");
   expectUserError(loopfuse("ir " + testdata("malformed.hlo")), "malformed.hlo:4:");
 }
 

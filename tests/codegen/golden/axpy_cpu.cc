@@ -2,7 +2,7 @@
 // Scratch: 0 bytes.
 
 
-extern "C" int loopfuse_axpy(const void* const* inputs, void* const* outputs, void* scratch) {
+extern "C" int loopfuse_axpy(const void* const* inputs, void* const* outputs, [[maybe_unused]] void* scratch) {
   LF_ENTRY_SCOPE();
   const float* LF_RESTRICT v_a_1 = (const float*)inputs[0];
   const float* LF_RESTRICT v_x_2 = (const float*)inputs[1];

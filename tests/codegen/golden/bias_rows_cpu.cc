@@ -2,7 +2,7 @@
 // Scratch: 768 bytes.
 
 
-extern "C" int loopfuse_bias_rows(const void* const* inputs, void* const* outputs, void* scratch) {
+extern "C" int loopfuse_bias_rows(const void* const* inputs, void* const* outputs, [[maybe_unused]] void* scratch) {
   LF_ENTRY_SCOPE();
   char* lf_scratch = (char*)scratch;
   const float* LF_RESTRICT v_x_1 = (const float*)inputs[0];

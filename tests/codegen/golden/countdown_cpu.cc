@@ -10,7 +10,7 @@ static const uint32_t lf_table_v_one_9[1] = {
   0x1u,
 };
 
-extern "C" int loopfuse_countdown(const void* const* inputs, void* const* outputs, void* scratch) {
+extern "C" int loopfuse_countdown(const void* const* inputs, void* const* outputs, [[maybe_unused]] void* scratch) {
   LF_ENTRY_SCOPE();
   const int32_t* LF_RESTRICT v_n_13 = (const int32_t*)inputs[0];
   [[maybe_unused]] int32_t v_w_15[1];
