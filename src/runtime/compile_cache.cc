@@ -50,7 +50,7 @@ CompileStats compileCached(const std::string& source, const CompileOptions& opti
     throw std::runtime_error("cannot create the compile cache directory " + dir + ": " +
                              ec.message());
   const std::vector<std::string> flags =
-      hostCompilerFlags(source, hostOptimizationLevel(options.optLevel, "-O3"));
+      hostCompilerFlags(source, hostOptimizationLevel(options.optLevel, "-O3"), cxx);
   CompileStats stats;
   stats.objectPath = dir + "/" + cacheKey(source, flags, cxx) + ".so";
   stats.cacheHit = std::filesystem::exists(stats.objectPath);

@@ -186,7 +186,44 @@ std::string hostOptimizationLevel(const std::string& requested, const std::strin
       ": expected -O0, -O1, -O2, -O3 or -Os");
 }
 
-std::vector<std::string> hostCompilerFlags(const std::string& source, const std::string& optLevel) {
+// GCC 12.2 -O3 miscompiles vector gathers when it tunes for AMD Zen 3 (-march=native on an EPYC
+// 7003): the gradient of a 6-step RNN scan (tests/python/test_jit_transforms.py, rnn) came out with
+// one row of dW wrong (2.55 for -0.0158), and a QR and a complex-solve gradient too. Every other
+// build of the same source is right (-O2; -O3 with -mtune=generic, haswell or skylake; clang -O3;
+// GCC without gathers) and valgrind and ASan/UBSan find nothing in it. Zen's gathers are slow
+// anyway (AMD's optimization guide: "avoid GATHER instructions"), and GCC 13.2 stopped emitting
+// them for Intel's cores after Downfall, so loopfuse turns them off where the compiler can:
+// -mno-gather (GCC >= 12.4, clang >= 17), else GCC's tuning controls, else nothing. The choice is
+// probed once per compiler (an unknown flag is an error) and is part of the cache key.
+namespace {
+std::vector<std::string> noGatherFlags(const std::string& cxx) {
+#if defined(__x86_64__)
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> chosen;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = chosen.find(cxx);
+  if (it != chosen.end()) return it->second;
+  std::vector<std::string> flags;
+  for (const char* candidate :
+       {"-mno-gather", "-mtune-ctrl=^use_gather_2parts,^use_gather_4parts,^use_gather"}) {
+    std::string output;
+    if (runCapturing(cxx + " " + candidate + " -x c++ -fsyntax-only /dev/null", output) == 0 &&
+        output.empty()) {
+      flags.push_back(candidate);
+      break;
+    }
+  }
+  chosen[cxx] = flags;
+  return flags;
+#else
+  (void)cxx;
+  return {};
+#endif
+}
+}  // namespace
+
+std::vector<std::string> hostCompilerFlags(const std::string& source, const std::string& optLevel,
+                                           const std::string& cxx) {
   std::vector<std::string> flags = {"-std=c++17",        optLevel,
                                     "-march=native",     "-fPIC",
                                     "-shared",           "-fno-strict-aliasing",
@@ -199,6 +236,7 @@ std::vector<std::string> hostCompilerFlags(const std::string& source, const std:
   // XLA:CPU refines its rsqrt estimate once on AMD, twice on Intel (lf_xla_math.h).
   if (__builtin_cpu_is("amd")) flags.push_back("-DLF_X86_AMD=1");
 #endif
+  for (const std::string& flag : noGatherFlags(cxx)) flags.push_back(flag);
   if (source.size() > kLargeKernelBytes) {
     flags.insert(flags.end(), {"--param", "max-completely-peeled-insns=40", "--param",
                                "max-completely-peel-times=4"});

@@ -19,10 +19,12 @@ std::string hostCompiler(const std::string& explicitCxx);
 // The optimization level: `requested` when not empty, else $LOOPFUSE_CXX_OPT, else `fallback`.
 // Throws std::runtime_error for anything but -O0, -O1, -O2, -O3 and -Os.
 std::string hostOptimizationLevel(const std::string& requested, const std::string& fallback);
-// The flags for `source` at `optLevel` (part of the cache key): large kernels also limit GCC's
-// complete peeling of loops (kLargeKernelBytes in host_compiler.cc says why).
+// The flags for `source` at `optLevel` with compiler `cxx` (part of the cache key): large kernels
+// also limit GCC's complete peeling of loops (kLargeKernelBytes in host_compiler.cc says why), and
+// vector gathers are off where `cxx` accepts a flag for it (noGatherFlags says why).
 std::vector<std::string> hostCompilerFlags(const std::string& source,
-                                           const std::string& optLevel = "-O3");
+                                           const std::string& optLevel = "-O3",
+                                           const std::string& cxx = hostCompiler(""));
 // The output of `<cxx> --version` (part of the cache key); memoised per compiler.
 std::string hostCompilerVersion(const std::string& cxx);
 // Compiles `source` with `flags` (hostCompilerFlags) into the shared object `outputPath`. On

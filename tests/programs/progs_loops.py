@@ -144,6 +144,31 @@ def loop_grad_scan(w, h0, xs):
     return jax.value_and_grad(loss, argnums=(0, 1))(w, h0)
 
 
+@program(
+    "loop_grad_rnn_short_scan",
+    args=lambda rng: (
+        normal(rng, (4, 4)) * 0.5,
+        normal(rng, (4,)),
+        normal(rng, (4,)),
+        normal(rng, (6,)),
+    ),
+)
+def loop_grad_rnn_short_scan(w, u, h0, xs):
+    # The gradient of a 6-step RNN scan with a scalar input per step: loopfuse unrolls both loops,
+    # and the backward pass's outer products w.r.t. w read the saved states with clamped dynamic
+    # indices. GCC 12.2 -O3 for Zen 3 vectorized that with gathers and got a row of dW wrong
+    # (runtime/host_compiler.cc, noGatherFlags).
+    def loss(w, u, h0, xs):
+        def cell(h, x):
+            h = jnp.tanh(w @ h + u * x)
+            return h, h.sum()
+
+        h, ys = lax.scan(cell, h0, xs)
+        return h.sum() + (ys**2).sum()
+
+    return jax.grad(loss, argnums=(0, 1, 2, 3))(w, u, h0, xs)
+
+
 @program("loop_grad_while_fori", args=lambda rng: (normal(rng, (3,)),))
 def loop_grad_while_fori(x):
     # fori_loop with static bounds is differentiable in reverse mode.

@@ -61,7 +61,8 @@ TEST(CacheCompile, SecondCompileRunsNoCompiler) {
     std::ofstream s(script);
     s << "#!/bin/sh\n"
       << "case \"$1\" in --version | -march=native) exec c++ \"$@\";; esac\n"
-      << "case \"$*\" in *c++-header*) exec c++ \"$@\";; esac\n"  // the system headers, once
+      << "case \"$*\" in *c++-header*) exec c++ \"$@\";; esac\n"     // the system headers, once
+      << "case \"$*\" in *-fsyntax-only*) exec c++ \"$@\";; esac\n"  // flag probes, once
       << "echo compile >> '" << count << "'\n"
       << "exec c++ \"$@\"\n";
   }
