@@ -186,6 +186,8 @@ std::string hostOptimizationLevel(const std::string& requested, const std::strin
       ": expected -O0, -O1, -O2, -O3 or -Os");
 }
 
+namespace {
+
 // GCC 12.2 -O3 miscompiles vector gathers when it tunes for AMD Zen 3 (-march=native on an EPYC
 // 7003): the gradient of a 6-step RNN scan (tests/python/test_jit_transforms.py, rnn) came out with
 // one row of dW wrong (2.55 for -0.0158), and a QR and a complex-solve gradient too. Every other
@@ -193,9 +195,9 @@ std::string hostOptimizationLevel(const std::string& requested, const std::strin
 // GCC without gathers) and valgrind and ASan/UBSan find nothing in it. Zen's gathers are slow
 // anyway (AMD's optimization guide: "avoid GATHER instructions"), and GCC 13.2 stopped emitting
 // them for Intel's cores after Downfall, so loopfuse turns them off where the compiler can:
-// -mno-gather (GCC >= 12.4, clang >= 17), else GCC's tuning controls, else nothing. The choice is
-// probed once per compiler (an unknown flag is an error) and is part of the cache key.
-namespace {
+// -mno-gather (newer GCC releases, clang >= 17), else GCC 12's tuning controls, else nothing. The
+// choice is probed once per compiler and process (an unknown flag is an error) and is part of the
+// cache key.
 std::vector<std::string> noGatherFlags(const std::string& cxx) {
 #if defined(__x86_64__)
   static std::mutex mutex;
