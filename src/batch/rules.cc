@@ -449,7 +449,8 @@ OpRule ruleFor(const Op& op, const std::vector<int>& in, int64_t chains) {
     case OpKind::HouseholderProduct:
     case OpKind::Ormqr:
     case OpKind::Eigh:
-    case OpKind::Svd: {
+    case OpKind::Svd:
+    case OpKind::EigValues: {
       // Each matrix (the last two dimensions) is solved on its own: any batch dimension maps.
       OpRule r = aligned(op, in, in.size());
       if (r.error.empty() && r.result >= t0.rank() - 2) {

@@ -433,7 +433,7 @@ void Emitter::emitOp(const ir::Op& op) {
   // tails: such kernels keep the default (four 48 x 48 eighs and QRs per step measured 12.8 ms
   // with 512, 12.1 without, twice, though within this 2-core host's noise).
   if (op.kind == K::Qr || op.kind == K::HouseholderProduct || op.kind == K::Ormqr ||
-      op.kind == K::Eigh || op.kind == K::Svd)
+      op.kind == K::Eigh || op.kind == K::Svd || op.kind == K::EigValues)
     wideVectorsFit_ = false;
   comment(op);
   switch (op.kind) {
@@ -514,6 +514,9 @@ void Emitter::emitOp(const ir::Op& op) {
       break;
     case K::Svd:
       emitSvd(op);
+      break;
+    case K::EigValues:
+      emitEigValues(op);
       break;
     case K::TridiagonalFactor:
       emitTridiagonalFactor(op);

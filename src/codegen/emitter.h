@@ -244,6 +244,7 @@ class Emitter {
   void emitComplexQr(const ir::Op& op);  // emit_linalg_qr_eigh.cc
   void emitComplexHouseholderProduct(const ir::Op& op);
   void emitSvd(const ir::Op& op);                // emit_linalg_svd.cc
+  void emitEigValues(const ir::Op& op);          // emit_linalg_eig.cc
   void emitComplexSvdValues(const ir::Op& op);   // emit_linalg_svd.cc
   void emitTridiagonalFactor(const ir::Op& op);  // emit_tridiagonal.cc
   // An element of one real array or of a complex one's (real, imaginary) parts, as an expression

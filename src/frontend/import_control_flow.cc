@@ -21,6 +21,8 @@ const char* const kKnownCustomCallTargets[] = {
     "cusolver_gesvdj_ffi", "lapack_sormqr_ffi", "lapack_dormqr_ffi", "cusolver_ormqr_ffi",
     "lapack_sgtsv_ffi", "lapack_dgtsv_ffi", "cusparse_gtsv2_ffi", "tridiagonal_solve_perturbed_ffi",
     "cu_tridiagonal_solve_perturbed",
+    // The eigenvalues of a general real matrix (its outputs are complex: import_linalg.cc).
+    "lapack_sgeev_ffi", "lapack_dgeev_ffi", "cuhybrid_eig_real",
     // Complex linear algebra (import_linalg.cc; cuSOLVER's targets above take complex too).
     "lapack_cpotrf_ffi", "lapack_zpotrf_ffi", "lapack_ctrsm_ffi", "lapack_ztrsm_ffi",
     "lapack_cgetrf_ffi", "lapack_zgetrf_ffi", "lapack_cheevd_ffi", "lapack_zheevd_ffi",

@@ -248,6 +248,46 @@ ir::Value* zeros(InstrContext& c, const ir::Type& t) {
   return c.emit(OpKind::Broadcast, {z}, {t}, ir::BroadcastAttrs{})->result();
 }
 
+// geev(a) -> (wr, wi, vl, vr, info) of a real a (jnp.linalg.eig, eigvals), vl and vr complex;
+// on a GPU jax's cuhybrid_eig_real, which runs LAPACK's geev on the host. Only the eigenvalues
+// (jnp.linalg.eigvals: compute_left = compute_right = 'N'): vl and vr are then zeros, which jax
+// never reads. LAPACK's own steps (lf_geev.h) give its order of the eigenvalues.
+Values eigValues(InstrContext& c, const std::string& target,
+                 const std::map<std::string, std::string>& config) {
+  c.expectOperands(1);
+  ir::Value* a = c.array(0);
+  bool vectors = false;
+  if (target == "cuhybrid_eig_real") {
+    for (const char* key : {"left", "right"}) {
+      auto it = config.find(key);
+      if (it == config.end()) c.fail("custom-call backend_config lacks '" + std::string(key) + "'");
+      vectors = vectors || it->second == "true";
+    }
+  } else {
+    vectors = lapackFlag(c, config, "compute_left", "NV") == 'V';
+    vectors = lapackFlag(c, config, "compute_right", "NV") == 'V' || vectors;
+  }
+  if (vectors) {
+    c.fail("unsupported " + target + " with eigenvectors (jnp.linalg.eig): loopfuse computes " +
+           "the eigenvalues alone (jnp.linalg.eigvals); jax.jit runs it");
+  }
+  if (a->type.rank() < 2) c.fail(target + " needs matrices, got " + a->type.toString());
+  const int64_t n = a->type.dims.back();
+  if (n > ir::kGeevMaxRows) {
+    c.fail("unsupported " + target + " of " + std::to_string(n) + " x " + std::to_string(n) +
+           " matrices (loopfuse's eigvals runs LAPACK's small-matrix QR iteration, up to " +
+           std::to_string(ir::kGeevMaxRows) + " rows)");
+  }
+  std::vector<ir::Type> declared = c.resultTypes();
+  if (declared.size() != 7) c.fail(target + " gives (wr, wi, vl, vr, info)");
+  Values r =
+      resultsOf(c.emit(OpKind::EigValues, {a}, {a->type, declared[0], declared[1], declared[6]}));
+  Values out{r[1], r[2]};
+  for (int i = 2; i < 6; ++i) out.push_back(zeros(c, declared[static_cast<size_t>(i)]));
+  out.push_back(r[3]);
+  return out;
+}
+
 Values svd(InstrContext& c, const std::string& target,
            const std::map<std::string, std::string>& config) {
   c.expectOperands(1);
@@ -467,7 +507,8 @@ bool takesComplexCustomCall(std::string_view target) {
         "lapack_ztrsm_ffi",   "cusolver_syevd_ffi", "lapack_cheevd_ffi",   "lapack_zheevd_ffi",
         "cusolver_geqrf_ffi", "cusolver_orgqr_ffi", "lapack_cgeqrf_ffi",   "lapack_zgeqrf_ffi",
         "lapack_cungqr_ffi",  "lapack_zungqr_ffi",  "cusolver_gesvdj_ffi", "lapack_cgesdd_ffi",
-        "lapack_zgesdd_ffi",  "lapack_cgtsv_ffi",   "lapack_zgtsv_ffi",    "cusparse_gtsv2_ffi"}) {
+        "lapack_zgesdd_ffi",  "lapack_cgtsv_ffi",   "lapack_zgtsv_ffi",    "cusparse_gtsv2_ffi",
+        "lapack_sgeev_ffi",   "lapack_dgeev_ffi",   "cuhybrid_eig_real"}) {
     if (target == t) return true;
   }
   return false;
@@ -488,6 +529,9 @@ Values importComplexCustomCall(InstrContext& c) {
     return c.operands[0];
   }
   const std::map<std::string, std::string> config = backendConfig(c);
+  if (target.find("geev") != std::string::npos || target == "cuhybrid_eig_real") {
+    return eigValues(c, target, config);
+  }
   auto [aRe, aIm] = parts(c, 0);
   if (aIm == nullptr) c.fail("custom-call '" + target + "' of a real matrix gives complex ones");
   if (target.find("getrf") != std::string::npos) {

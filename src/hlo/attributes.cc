@@ -241,7 +241,15 @@ std::map<std::string, std::string> readDictionary(const Attribute& a) {
       c.skipSpaces();
       c.expect('=');
       c.skipSpaces();
-      out[key] = c.identifier(false);
+      if (c.consume('"')) {  // a string, as in cuhybrid_eig_real's `magma = "auto"`
+        const size_t start = c.pos();
+        const size_t end = c.text().find('"', start);
+        if (end == std::string::npos) c.failAt(start - 1, "unterminated string in '" + key + "'");
+        out[key] = c.text().substr(start, end - start);
+        c.setPos(end + 1);
+      } else {
+        out[key] = c.identifier(false);
+      }
       c.skipSpaces();
       if (c.consume(':')) {  // the value's type, as in `76 : ui8`
         c.skipSpaces();

@@ -20,7 +20,8 @@ int64_t readInt(const Attribute& a);
 bool readBool(const Attribute& a);
 // `"text"` with C escapes (\n, \t, \\, \", \xNN, octal) decoded.
 std::string readString(const Attribute& a);
-// `{uplo = 76 : ui8, lower = true}` (a custom call's backend_config): each key's value as written,
+// `{uplo = 76 : ui8, lower = true, magma = "auto"}` (a custom call's backend_config): each key's
+// value as written (a string's without its quotes, escapes kept),
 // without its type.
 std::map<std::string, std::string> readDictionary(const Attribute& a);
 // `%name` or `name`; returns the name without `%`.

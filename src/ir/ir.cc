@@ -182,6 +182,8 @@ const char* opKindName(OpKind k) {
       return "tridiagonal-solve-perturbed";
     case OpKind::Svd:
       return "svd";
+    case OpKind::EigValues:
+      return "eig-values";
     case OpKind::Convolution:
       return "convolution";
     case OpKind::Fft:

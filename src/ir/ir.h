@@ -112,6 +112,7 @@ enum class OpKind : uint8_t {
   Ormqr,
   Eigh,
   Svd,
+  EigValues,
   // A tridiagonal system (the leading dimensions a batch), as LAPACK's gtsv solves it: the
   // factorization, then the substitution into the right-hand sides.
   TridiagonalFactor,
@@ -310,6 +311,11 @@ struct CholeskyAttrs {
 // vectors u [..., m, k] (m x m with fullMatrices) and the right ones vt [..., k, n] (n x n); info
 // s32[...]): LAPACK's gesdd, a = u diag(values) vt; info 0, -4 for a NaN in a, or > 0 when the
 // iteration did not converge (the results are then unspecified).
+// EigValues: operand a [..., n, n] (f32/f64, any matrix); results (a's type: LAPACK's destroyed
+// a, unspecified, the working copy; wr [..., n] and wi [..., n], the eigenvalues' real and
+// imaginary parts; info s32[...]): LAPACK's geev with no vectors, the eigenvalues in the order of
+// its Schur form, a complex pair positive imaginary part first; info 0, or > 0 when the iteration
+// did not converge or a is not finite (the values are then unspecified). n <= kGeevMaxRows.
 // Ormqr (operands a [..., nq, n] holding k reflectors in its columns as geqrf leaves them, taus
 // [..., k], c [..., m, n']; one result, c's type): LAPACK's ormqr, Q = H(0) ... H(k-1) applied to
 // c: Q c, Q^T c (left, nq = m), c Q, c Q^T (right, nq = n').
@@ -347,6 +353,9 @@ struct OrmqrAttrs {
 inline constexpr int64_t kSvdLapackPathMaxRank = 25;
 // The largest min(m, n) of an svd op, with or without vectors: one thread decomposes each matrix.
 inline constexpr int64_t kSvdValuesMaxRank = 1024;
+// The largest EigValues matrix: geev's Hessenberg QR (lahqr) runs up to 75 rows; LAPACK takes
+// another algorithm (laqr0) above, with the eigenvalues in another order (LF_GEEV_MAX_ROWS).
+inline constexpr int64_t kGeevMaxRows = 75;
 struct SvdAttrs {
   bool computeUv = true;
   bool fullMatrices = false;

@@ -290,6 +290,7 @@ std::string checkOp(const Op& op) {
     case OpKind::Ormqr:
     case OpKind::Eigh:
     case OpKind::Svd:
+    case OpKind::EigValues:
     case OpKind::Fft:
       return detail::checkLinalg(op);
     case OpKind::While:

@@ -244,6 +244,25 @@ std::string checkEigh(const Op& op) {
   return "";
 }
 
+std::string checkEigValues(const Op& op) {
+  if (op.operands.size() != 1 || op.results.size() != 4) {
+    return "eig-values takes a and gives (a, wr, wi, info)";
+  }
+  const Type& a = op.operands[0]->type;
+  if (auto e = squareMatrices(op, a); !e.empty()) return e;
+  if (a.dims.back() > kGeevMaxRows) {
+    return "eig-values of " + a.toString() + ": at most " + std::to_string(kGeevMaxRows) + " rows";
+  }
+  const Type values{a.dtype, batchOf(a, a.dims.back())};
+  const Type info{DType::S32, std::vector<int64_t>(a.dims.begin(), a.dims.end() - 2)};
+  if (op.result(0)->type != a || op.result(1)->type != values || op.result(2)->type != values ||
+      op.result(3)->type != info) {
+    return "type mismatch: eig-values of " + a.toString() + " gives " + a.toString() + ", " +
+           values.toString() + ", " + values.toString() + ", " + info.toString();
+  }
+  return "";
+}
+
 std::string checkSvd(const Op& op) {
   if (!std::holds_alternative<SvdAttrs>(op.attrs)) return "svd needs SvdAttrs";
   const SvdAttrs& attrs = op.attr<SvdAttrs>();
@@ -336,6 +355,8 @@ std::string checkLinalg(const Op& op) {
       return checkEigh(op);
     case OpKind::Svd:
       return checkSvd(op);
+    case OpKind::EigValues:
+      return checkEigValues(op);
     default:
       return checkPivotsToPermutation(op);
   }

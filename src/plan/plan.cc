@@ -170,8 +170,8 @@ class Planner {
         op.kind != ir::OpKind::LuPivotsToPermutation && op.kind != ir::OpKind::Qr &&
         op.kind != ir::OpKind::HouseholderProduct && op.kind != ir::OpKind::Ormqr &&
         op.kind != ir::OpKind::Eigh && op.kind != ir::OpKind::Svd && op.kind != ir::OpKind::Fft &&
-        op.kind != ir::OpKind::TridiagonalFactor && op.kind != ir::OpKind::TridiagonalSolve &&
-        op.kind != ir::OpKind::TridiagonalSolvePerturbed;
+        op.kind != ir::OpKind::EigValues && op.kind != ir::OpKind::TridiagonalFactor &&
+        op.kind != ir::OpKind::TridiagonalSolve && op.kind != ir::OpKind::TridiagonalSolvePerturbed;
     if (options_.localMaxElements > 0 && isSmall(v) && localAllowed && !needsMemory_.count(v)) {
       set(v, StorageKind::Local);
       return;

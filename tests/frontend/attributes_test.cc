@@ -39,6 +39,11 @@ TEST(Attributes, ScalarsAndStrings) {
   EXPECT_THROW(readComparisonDirection(attr("LTE")), CompileError);
   EXPECT_EQ(readComparisonType(attr("TOTALORDER")), "TOTALORDER");
   EXPECT_THROW(readInt(attr("99999999999999999999")), CompileError);
+  // A custom call's backend_config: typed integers, names and (cuhybrid_eig_real's) strings.
+  EXPECT_EQ(
+      readDictionary(attr(R"({left = false, magma = "auto", uplo = 76 : ui8})")),
+      (std::map<std::string, std::string>{{"left", "false"}, {"magma", "auto"}, {"uplo", "76"}}));
+  EXPECT_THROW(readDictionary(attr(R"({magma = "auto})")), CompileError);
 }
 
 TEST(Attributes, SlicesPaddingWindow) {

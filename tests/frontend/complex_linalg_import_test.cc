@@ -69,6 +69,28 @@ ENTRY main {
   }
 }
 
+// geev of a real matrix with no vectors (jnp.linalg.eigvals; cuhybrid_eig_real on a GPU): the
+// eig-values op gives wr and wi, and vl, vr are zeros (two parts each).
+TEST(ComplexLinalgImport, EigenvaluesOfRealMatrices) {
+  for (const char* call :
+       {"custom_call_target=\"lapack_sgeev_ffi\", backend_config={compute_left = 78 : ui8, "
+        "compute_right = 78 : ui8}",
+        "custom_call_target=\"cuhybrid_eig_real\", backend_config={left = false, magma = "
+        "\"auto\", right = false}"}) {
+    std::string ir = importText(std::string(R"(HloModule m
+ENTRY main {
+  a = f32[2,4,4] parameter(0)
+  e = (f32[2,4]{1,0}, f32[2,4]{1,0}, c64[2,4,4]{1,2,0}, c64[2,4,4]{1,2,0}, s32[2]{0}) custom-call(a), )") +
+                                call + R"(
+  ROOT wi = f32[2,4] get-tuple-element(e), index=1
+})");
+    for (const char* expected :
+         {"eig-values(%0) : f32[2,4,4], f32[2,4], f32[2,4], s32[2]", "return %3"}) {
+      EXPECT_NE(ir.find(expected), std::string::npos) << expected << "\n" << ir;
+    }
+  }
+}
+
 TEST(ComplexLinalgImport, TransposeWithoutConjugation) {
   std::string ir = importText(R"(HloModule m
 ENTRY main {
@@ -110,7 +132,22 @@ TEST(ComplexLinalgImport, ComplexCallsLoopfuseLacksNameTheTarget) {
            {"a = c64[3,3] parameter(0)\n  b = c64[3,1] parameter(1)\n  ROOT x = c64[3,1] "
             "custom-call(a, b), custom_call_target=\"lapack_ctrsm_ffi\", backend_config={diag = 78 "
             ": ui8, side = 76 : ui8, trans_x = 88 : ui8, uplo = 76 : ui8}",
-            "backend_config trans_x = 88 is not one of 'NTC'"}}) {
+            "backend_config trans_x = 88 is not one of 'NTC'"},
+           {"a = f32[3,3] parameter(0)\n  ROOT e = (f32[3], f32[3], c64[3,3], c64[3,3], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_sgeev_ffi\", backend_config={compute_left "
+            "= 78 : ui8, compute_right = 86 : ui8}",
+            "unsupported lapack_sgeev_ffi with eigenvectors (jnp.linalg.eig): loopfuse computes "
+            "the "
+            "eigenvalues alone (jnp.linalg.eigvals)"},
+           {"a = f64[80,80] parameter(0)\n  ROOT e = (f64[80], f64[80], c128[80,80], c128[80,80], "
+            "s32[]) custom-call(a), custom_call_target=\"cuhybrid_eig_real\", backend_config={left "
+            "= false, magma = \"auto\", right = false}",
+            "unsupported cuhybrid_eig_real of 80 x 80 matrices (loopfuse's eigvals runs LAPACK's "
+            "small-matrix QR iteration, up to 75 rows)"},
+           {"a = c64[3,3] parameter(0)\n  ROOT e = (c64[3], c64[3,3], c64[3,3], s32[]) "
+            "custom-call(a), custom_call_target=\"lapack_cgeev_ffi\", backend_config={compute_left "
+            "= 78 : ui8, compute_right = 78 : ui8}",
+            "unsupported custom-call target 'lapack_cgeev_ffi'"}}) {
     std::string err = importError(head + hlo + "\n}\n");
     EXPECT_NE(err.find(message), std::string::npos) << message << "\n" << err;
     EXPECT_NE(err.find("test.hlo:"), std::string::npos) << "no file:line:col in\n" << err;

@@ -297,6 +297,70 @@ def linalg_svd_divide_conquer(g1, g2, b):
 
 
 @program(
+    "linalg_eigvals",
+    args=lambda rng: (
+        normal(rng, (5, 5)),
+        normal(rng, (3, 4, 4)),
+        normal(rng, (12, 12)),
+        normal(rng, (6, 6)),
+    ),
+)
+def linalg_eigvals(a, batch, big, sparse):
+    # LAPACK's geev with no vectors (jnp.linalg.eigvals): the eigenvalues in the order of its Schur
+    # form, a complex pair with its positive imaginary part first. A general matrix; a batch; a
+    # 12 x 12 one (several QR sweeps, exceptional shifts unlikely); matrices that gebal permutes
+    # (triangular blocks, a permutation, zeros in rows and columns) and scales (entries 1e-4 to
+    # 1e4 apart); a rotation (a pair on the imaginary axis), a Jordan block and the zero matrix.
+    rotation = jnp.array([[0.0, -1.0], [1.0, 0.0]])
+    jordan = jnp.eye(4) + jnp.diag(jnp.ones(3), 1)
+    perm = jnp.eye(6)[jnp.array([3, 1, 5, 0, 2, 4])]
+    masked = jnp.where(jnp.abs(sparse) > 0.8, sparse, 0.0)
+    graded = (
+        jnp.diag(jnp.array([1e-2, 1.0, 1e2])) @ a[:3, :3] @ jnp.diag(jnp.array([1e2, 1.0, 1e-2]))
+    )
+    return (
+        jnp.linalg.eigvals(a),
+        jnp.linalg.eigvals(batch),
+        jnp.linalg.eigvals(big),
+        jnp.linalg.eigvals(jnp.triu(a)),
+        jnp.linalg.eigvals(masked),
+        jnp.linalg.eigvals(perm),
+        jnp.linalg.eigvals(graded),
+        jnp.linalg.eigvals(rotation),
+        jnp.linalg.eigvals(jordan),
+        jnp.linalg.eigvals(jnp.zeros((3, 3))),
+    )
+
+
+@program(
+    "loop_eigvals_spectral_abscissa",
+    args=lambda rng: (normal(rng, (6, 6), np.float64), normal(rng, (40, 6), np.float64)),
+    x64=True,
+)
+def loop_eigvals_spectral_abscissa(a0, kicks):
+    # A linearised system tracked along a trajectory: each step perturbs the Jacobian, and the
+    # scan records its spectral abscissa (the largest real part of an eigenvalue) and spectral
+    # radius; a while_loop then damps the matrix until it is stable (abscissa below zero).
+    def step(a, k):
+        a = a + 0.05 * jnp.outer(jnp.tanh(k), k[::-1])
+        w = jnp.linalg.eigvals(a)
+        return a, (jnp.max(w.real), jnp.max(jnp.abs(w)))
+
+    a, (abscissa, radius) = jax.lax.scan(step, 0.4 * a0, kicks)
+
+    def unstable(state):
+        m, i = state
+        return (jnp.max(jnp.linalg.eigvals(m).real) >= 0.0) & (i < 100)
+
+    def damp(state):
+        m, i = state
+        return m - 0.1 * jnp.eye(6), i + 1
+
+    stable, iters = jax.lax.while_loop(unstable, damp, (a, 0))
+    return abscissa, radius, stable, iters
+
+
+@program(
     "linalg_ormqr",
     args=lambda rng: (
         normal(rng, (2, 6, 4)),
