@@ -724,7 +724,9 @@ LF_DEVICE void lf_threefry2x32(uint32_t k0, uint32_t k1, uint32_t x0, uint32_t x
 #include "lf_fft.h"      // one line's Fourier transform, pasted in place by codegen::preludeText
 #include "lf_linalg.h"   // QR and eigh (LAPACK ports), pasted in place by codegen::preludeText
 #include "lf_svd.h"      // the SVD (LAPACK port), pasted in place by codegen::preludeText
-#include "lf_geev.h"     // general eigenvalues (LAPACK port), pasted in place by preludeText
 
 // After lf_linalg.h, whose helpers (lf_la_steqr, ...) it calls.
 #include "lf_linalg_complex.h"  // complex QR, Hermitian eigh: pasted in place by preludeText
+
+// After lf_linalg.h, whose helpers (lf_la_larfg, lf_la_nrm2, ...) it calls.
+#include "lf_geev.h"  // general eigenvalues (LAPACK port), pasted in place by preludeText
